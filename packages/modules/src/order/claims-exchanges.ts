@@ -14,6 +14,7 @@ import type {
 import type { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate } from "./claims-exchanges-schema";
 import { assertOpen, createOrderService } from "./service";
 import {
+  assertNoActiveChange,
   createOrderEditService,
   type AppliedChange,
   type ChangeApplication,
@@ -132,15 +133,7 @@ export function createClaimExchangeService() {
       return transaction(async () => {
         const order = await orders.lock(input.order_id);
         assertOpen(order, kind === "exchange" ? "exchanged" : "claimed");
-        const [active, pendingReturn] = await Promise.all([
-          q.activeVersionChange(order.id),
-          q.pendingChangeOfOrder(order.id),
-        ]);
-        if (active)
-          throw errors.invalidData(
-            `Order ${order.id} already has an active ${active.change_type} change (${active.id})`,
-          );
-        if (pendingReturn) throw errors.invalidData(`Order ${order.id} has a pending return change`);
+        await assertNoActiveChange(order.id);
         const change = await q.insertVersionChange(
           {
             id: generateId("ordch"),

@@ -199,15 +199,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       return transaction(async () => {
         const order = await orders.lock(input.order_id);
         assertOpen(order, "edited");
-        const [active, pendingReturn] = await Promise.all([
-          q.activeVersionChange(order.id),
-          q.pendingChangeOfOrder(order.id),
-        ]);
-        if (active)
-          throw errors.invalidData(
-            `Order ${order.id} already has an active ${active.change_type} change (${active.id})`,
-          );
-        if (pendingReturn) throw errors.invalidData(`Order ${order.id} has a pending return change`);
+        await assertNoActiveChange(order.id);
         const row = await q.insertVersionChange(
           {
             id: generateId("ordch"),
@@ -544,6 +536,14 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     },
   };
   return service;
+}
+
+/** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */
+export async function assertNoActiveChange(orderId: string): Promise<void> {
+  const [active, pendingReturn] = await Promise.all([q.activeVersionChange(orderId), q.pendingChangeOfOrder(orderId)]);
+  if (active)
+    throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);
+  if (pendingReturn) throw errors.invalidData(`Order ${orderId} has a pending return change`);
 }
 
 /** Refuses (404) an action id the change has no `kind` action for. */

@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/flows";
 import { useTestApp } from "../../testing";
-import { createFixtureProduct } from "../../testing/catalog";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder } from "../../testing/orders";
+import {
+  expectRefused as refused,
+  orderEventNames,
+  orderViolations,
+  useChangeFixtures,
+} from "../../testing/order-changes";
 import { withFailure } from "../../testing/inject-failure";
 
-const t = useTestApp({ LOG_LEVEL: "error" }, { adminId: "user_exchanges_claims" });
+const t = useTestApp({}, { adminId: "user_exchanges_claims" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
 const M = "/medusa/admin";
 let LOC: string;
@@ -15,27 +18,8 @@ let items: Record<string, string>;
 let cap: { variant: string; item: string };
 let OPTION: string;
 
-beforeAll(async () => {
-  LOC = (await t.app.modules.stockLocation.create({ name: "Exchanges warehouse" })).id;
-  CHANNEL = (await t.app.modules.salesChannel.create({ name: "Exchanges channel" })).id;
-  await t.app.modules.stockLocation.updateSalesChannels(LOC, { add: [CHANNEL] });
-  items = await stockTestVariants(t.app, [LOC]);
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Cap",
-      status: "published",
-      variants: [{ title: "One size", size: "One", prices: [{ currency_code: "eur", amount: 500 }], stock: 10 }],
-    },
-    LOC,
-  );
-  const variant = product.variantIds[0]!;
-  const links = await t.app.modules.inventory.listVariantInventoryItems([variant]);
-  cap = { variant, item: links.get(variant)![0]!.inventory_item_id };
-  OPTION = (
-    await t.app.modules.fulfillment.createOption({ name: "Courier", prices: [{ currency_code: "eur", amount: 900 }] })
-  ).id;
-});
+const fixtures = useChangeFixtures(t, "Exchanges warehouse");
+beforeAll(() => void ({ LOC, CHANNEL, items, cap, OPTION } = fixtures));
 
 /**
  * An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00) = 32.00, its lines reserved at the
@@ -62,27 +46,6 @@ const stock = async () => ({
   shirt: (await level(items.variant_shirt!)).stocked_quantity as number,
   cap_reserved: (await level(cap.item)).reserved_quantity as number,
 });
-const eventNames = async (orderId: string): Promise<string[]> => {
-  const result = (await t.database.db.execute(
-    sql`select name from event where data->>'order_id' = ${orderId} or data->>'id' = ${orderId} order by created_at, id`,
-  )) as unknown as Array<{ name: string }> | { rows: Array<{ name: string }> };
-  return (Array.isArray(result) ? result : result.rows).map((r) => r.name);
-};
-/** What `kasse check` finds wrong with the order, its lines or their reservations. */
-const violations = async (orderId: string) => {
-  const current = await t.app.modules.order.retrieve(orderId);
-  const ids = new Set([orderId, ...current.items.flatMap((i) => [i.id, i.cart_line_item_id ?? i.id])]);
-  return (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>
-    r.violations.filter((v) => ids.has(v.id)).map((v) => `${r.name}: ${v.id} ${v.problem}`),
-  );
-};
-/** A 4xx `{type, message}` answer. */
-function refused(res: { statusCode: number; json: () => unknown; body: string }, status: number) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { type: string; message: string };
-  expect(typeof body.type).toBe("string");
-  expect(typeof body.message).toBe("string");
-}
 async function begin(kind: "exchanges" | "claims", body: Record<string, unknown>) {
   const res = await t.admin.post(`/admin/${kind}`, body);
   expect(res.statusCode, res.body).toBe(200);
@@ -193,7 +156,7 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(listed.exchanges[0].additional_items).toEqual([
       expect.objectContaining({ item_id: capLine.id, quantity: 2 }),
     ]);
-    expect(await eventNames(o.id)).toEqual(
+    expect(await orderEventNames(t, o.id)).toEqual(
       expect.arrayContaining(["order.return_requested", "order.updated", "order.exchange_created"]),
     );
     const changes = (await t.admin.get(`/admin/orders/${o.id}/changes?change_type=exchange`)).json().order_changes;
@@ -206,7 +169,7 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     });
     expect(received.statusCode, received.body).toBe(200);
     expect((await stock()).shirt).toBe(before.shirt + 1);
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
   });
 
   it("answers in Medusa's dialect with money in major units, and cancels a pending exchange", async () => {
@@ -351,8 +314,8 @@ describe("claims (Medusa's order change, claim kind)", () => {
     });
     // Nothing came back: the claim's return was never requested.
     refused(await t.admin.get(`/admin/returns/${claim.return_id}`), 404);
-    expect(await eventNames(o.id)).toEqual(expect.arrayContaining(["order.updated", "order.claim_created"]));
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderEventNames(t, o.id)).toEqual(expect.arrayContaining(["order.updated", "order.claim_created"]));
+    expect(await orderViolations(t, o.id)).toEqual([]);
 
     // A claimed unit is not claimed again.
     const second = await begin("claims", { order_id: o.id, type: "refund" });
@@ -394,7 +357,7 @@ describe("claims (Medusa's order change, claim kind)", () => {
     expect(after.payment_collections).toHaveLength(1);
     expect((await stock()).cap_reserved).toBe(before.cap_reserved + 1);
     expect((await t.admin.get(`/admin/claims?order_id=${o.id}`)).json()).toMatchObject({ count: 1 });
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
   });
 
   it("refuses a claim without a valid type, and one of an unknown order", async () => {

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/flows";
 import { useTestApp } from "../../testing";
-import { createFixtureProduct } from "../../testing/catalog";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder } from "../../testing/orders";
+import {
+  expectRefused as refused,
+  orderEventNames,
+  orderViolations,
+  useChangeFixtures,
+} from "../../testing/order-changes";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_order_edits" });
@@ -15,27 +18,8 @@ let items: Record<string, string>;
 let cap: { variant: string; item: string };
 let OPTION: string;
 
-beforeAll(async () => {
-  LOC = (await t.app.modules.stockLocation.create({ name: "Edits warehouse" })).id;
-  CHANNEL = (await t.app.modules.salesChannel.create({ name: "Edits channel" })).id;
-  await t.app.modules.stockLocation.updateSalesChannels(LOC, { add: [CHANNEL] });
-  items = await stockTestVariants(t.app, [LOC]);
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Cap",
-      status: "published",
-      variants: [{ title: "One size", size: "One", prices: [{ currency_code: "eur", amount: 500 }], stock: 10 }],
-    },
-    LOC,
-  );
-  const variant = product.variantIds[0]!;
-  const links = await t.app.modules.inventory.listVariantInventoryItems([variant]);
-  cap = { variant, item: links.get(variant)![0]!.inventory_item_id };
-  OPTION = (
-    await t.app.modules.fulfillment.createOption({ name: "Express", prices: [{ currency_code: "eur", amount: 900 }] })
-  ).id;
-});
+const fixtures = useChangeFixtures(t, "Edits warehouse");
+beforeAll(() => void ({ LOC, CHANNEL, items, cap, OPTION } = fixtures));
 
 /** An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00), its lines reserved at the warehouse. */
 const placed = () => placeTestOrder(t.app, { sales_channel_id: CHANNEL }, { reserve_at: LOC });
@@ -47,27 +31,6 @@ const stockLevels = async () => ({
   mug: await reserved(items.variant_mug!),
   cap: await reserved(cap.item),
 });
-const eventNames = async (orderId: string): Promise<string[]> => {
-  const result = (await t.database.db.execute(
-    sql`select name from event where data->>'order_id' = ${orderId} or data->>'id' = ${orderId} order by created_at, id`,
-  )) as unknown as Array<{ name: string }> | { rows: Array<{ name: string }> };
-  return (Array.isArray(result) ? result : result.rows).map((r) => r.name);
-};
-/** What `kasse check` finds wrong with the order, its lines or their reservations (nothing, after an edit). */
-const violations = async (orderId: string) => {
-  const current = await t.app.modules.order.retrieve(orderId);
-  const ids = new Set([orderId, ...current.items.flatMap((i) => [i.id, i.cart_line_item_id ?? i.id])]);
-  return (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>
-    r.violations.filter((v) => ids.has(v.id)).map((v) => `${r.name}: ${v.id} ${v.problem}`),
-  );
-};
-/** A 4xx `{type, message}` answer. */
-function refused(res: { statusCode: number; json: () => unknown; body: string }, status: number) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { type: string; message: string };
-  expect(typeof body.type).toBe("string");
-  expect(typeof body.message).toBe("string");
-}
 const begin = async (orderId: string) => {
   const res = await t.admin.post("/admin/order-edits", { order_id: orderId, description: "Customer called" });
   expect(res.statusCode, res.body).toBe(200);
@@ -193,9 +156,9 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // The log still answers as before, with the confirmation in it.
     const log = (await t.admin.get(`/admin/orders/${o.id}/changes?limit=100`)).json().order_changes;
     expect(log.map((c: { action: string }) => c.action)).toContain("order_edit_confirmed");
-    expect(await eventNames(o.id)).toEqual(expect.arrayContaining(["order.updated", "order-edit.confirmed"]));
+    expect(await orderEventNames(t, o.id)).toEqual(expect.arrayContaining(["order.updated", "order-edit.confirmed"]));
 
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
 
     // Confirming twice is refused and changes nothing.
     refused(await t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}), 400);
@@ -225,7 +188,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(after.payment_collections).toHaveLength(1);
     expect(await stockLevels()).toEqual({ ...before, shirt: before.shirt - 1 });
     // The 11.00 captured above the new total is due back, not a fault.
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
   });
 
   it("adds a shipping method, changes and drops it, then confirms one", async () => {
