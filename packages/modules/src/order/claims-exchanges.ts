@@ -12,10 +12,10 @@ import type {
   OrderReturnChangeRow,
 } from "./schema";
 import type { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate } from "./claims-exchanges-schema";
-import { assertOpen, createOrderService } from "./service";
+import { createOrderService } from "./service";
 import {
-  assertNoActiveChange,
   createOrderEditService,
+  openChange,
   type AppliedChange,
   type ChangeApplication,
   type OrderEditService,
@@ -131,37 +131,22 @@ export function createClaimExchangeService() {
       actor: OrderActor,
     ): Promise<ClaimExchange> {
       return transaction(async () => {
-        const order = await orders.lock(input.order_id);
-        assertOpen(order, kind === "exchange" ? "exchanged" : "claimed");
-        await assertNoActiveChange(order.id);
-        const change = await q.insertVersionChange(
-          {
-            id: generateId("ordch"),
-            order_id: order.id,
-            change_type: kind,
-            status: "pending",
-            version: order.version + 1,
-            description: input.description ?? null,
-            internal_note: input.internal_note ?? null,
-            created_by: actor.actor_id,
-            metadata: input.metadata ?? null,
-          },
-          `Order ${order.id} already has an active change`,
-        );
+        const change = await openChange(input, kind, actor);
+        const orderId = change.order_id;
         const returnId = generateId("ret");
         await q.insertChangeRequest(
           {
             id: generateId("ordch"),
-            order_id: order.id,
+            order_id: orderId,
             return_id: returnId,
             change_type: "return_request",
             created_by: actor.actor_id,
           },
-          `Order ${order.id} already has a pending return change`,
+          `Order ${orderId} already has a pending return change`,
         );
         const row = await cq.insert({
           id: generateId(kind === "exchange" ? "exc" : "claim"),
-          order_id: order.id,
+          order_id: orderId,
           kind,
           type: kind === "claim" ? (input.type as ClaimType) : null,
           change_id: change.id,

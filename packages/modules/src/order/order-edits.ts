@@ -197,24 +197,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     /** Begins an edit of order `input.order_id` (open, with no other active change nor pending return change). */
     async begin(input: OrderEditBegin, actor: OrderActor): Promise<OrderVersionChange> {
       return transaction(async () => {
-        const order = await orders.lock(input.order_id);
-        assertOpen(order, "edited");
-        await assertNoActiveChange(order.id);
-        const row = await q.insertVersionChange(
-          {
-            id: generateId("ordch"),
-            order_id: order.id,
-            change_type: "edit",
-            status: "pending",
-            version: order.version + 1,
-            description: input.description ?? null,
-            internal_note: input.internal_note ?? null,
-            created_by: actor.actor_id,
-            metadata: input.metadata ?? null,
-          },
-          `Order ${order.id} already has an active change`,
-        );
-        return changeView(row);
+        return changeView(await openChange(input, changeType, actor));
       });
     },
 
@@ -536,6 +519,34 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     },
   };
   return service;
+}
+
+/**
+ * Opens a pending change of `changeType` on order `input.order_id` (locked; open, with no active
+ * change nor pending return change), for its next version.
+ */
+export async function openChange(
+  input: OrderEditBegin,
+  changeType: OrderChangeType,
+  actor: OrderActor,
+): Promise<OrderVersionChangeRow> {
+  const order = await orders.lock(input.order_id);
+  assertOpen(order, changeType === "edit" ? "edited" : `given an ${changeType}`);
+  await assertNoActiveChange(order.id);
+  return q.insertVersionChange(
+    {
+      id: generateId("ordch"),
+      order_id: order.id,
+      change_type: changeType,
+      status: "pending",
+      version: order.version + 1,
+      description: input.description ?? null,
+      internal_note: input.internal_note ?? null,
+      created_by: actor.actor_id,
+      metadata: input.metadata ?? null,
+    },
+    `Order ${order.id} already has an active change`,
+  );
 }
 
 /** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { placeTestOrder } from "../../testing/orders";
 import {
@@ -12,26 +12,19 @@ import { withFailure } from "../../testing/inject-failure";
 const t = useTestApp({}, { adminId: "user_exchanges_claims" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
 const M = "/medusa/admin";
-let LOC: string;
-let CHANNEL: string;
-let items: Record<string, string>;
-let cap: { variant: string; item: string };
-let OPTION: string;
-
-const fixtures = useChangeFixtures(t, "Exchanges warehouse");
-beforeAll(() => void ({ LOC, CHANNEL, items, cap, OPTION } = fixtures));
+const f = useChangeFixtures(t, "Exchanges warehouse");
 
 /**
  * An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00) = 32.00, its lines reserved at the
  * warehouse, the two shirts fulfilled and (unless `capture` is false) the payment captured.
  */
 async function delivered(capture = true) {
-  const { order, payment_id } = await placeTestOrder(t.app, { sales_channel_id: CHANNEL }, { reserve_at: LOC });
+  const { order, payment_id } = await placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
   const shirt = order.items.find((i) => i.variant_id === "variant_shirt")!.id;
   const mug = order.items.find((i) => i.variant_id === "variant_mug")!.id;
   const fulfilled = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
     items: [{ id: shirt, quantity: 2 }],
-    location_id: LOC,
+    location_id: f.LOC,
   });
   expect(fulfilled.statusCode, fulfilled.body).toBe(200);
   if (capture) {
@@ -41,10 +34,10 @@ async function delivered(capture = true) {
   return { id: order.id, shirt, mug };
 }
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
-const level = async (item: string) => await t.app.modules.inventory.retrieveLevel(item, LOC);
+const level = async (item: string) => await t.app.modules.inventory.retrieveLevel(item, f.LOC);
 const stock = async () => ({
-  shirt: (await level(items.variant_shirt!)).stocked_quantity as number,
-  cap_reserved: (await level(cap.item)).reserved_quantity as number,
+  shirt: (await level(f.items.variant_shirt!)).stocked_quantity as number,
+  cap_reserved: (await level(f.cap.item)).reserved_quantity as number,
 });
 async function begin(kind: "exchanges" | "claims", body: Record<string, unknown>) {
   const res = await t.admin.post(`/admin/${kind}`, body);
@@ -57,13 +50,13 @@ async function exchangeReady(orderId: string, shirt: string) {
   const base = `/admin/exchanges/${exchange.id}`;
   for (const [path, body] of [
     ["inbound/items", { items: [{ id: shirt, quantity: 1 }] }],
-    ["outbound/items", { items: [{ variant_id: cap.variant, quantity: 2 }] }],
-    ["outbound/shipping-method", { shipping_option_id: OPTION }],
+    ["outbound/items", { items: [{ variant_id: f.cap.variant, quantity: 2 }] }],
+    ["outbound/shipping-method", { shipping_option_id: f.OPTION }],
   ] as const) {
     const res = await t.admin.post(`${base}/${path}`, body);
     expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
   }
-  const located = await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: LOC });
+  const located = await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: f.LOC });
   expect(located.statusCode, located.body).toBe(200);
   return exchange;
 }
@@ -94,7 +87,7 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
       await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: "variant_nope", quantity: 1 }] }),
       400,
     );
-    refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: cap.variant, quantity: 0 }] }), 400);
+    refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: f.cap.variant, quantity: 0 }] }), 400);
 
     const inbound = await t.admin.post(`${base}/inbound/items`, { items: [{ id: o.shirt, quantity: 1 }] });
     expect(inbound.statusCode, inbound.body).toBe(200);
@@ -110,27 +103,27 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(inbound.json().return).toMatchObject({ id: exchange.return_id, status: "open" });
 
     const outbound = await t.admin.post(`${base}/outbound/items`, {
-      items: [{ variant_id: cap.variant, quantity: 2 }],
+      items: [{ variant_id: f.cap.variant, quantity: 2 }],
     });
     expect(outbound.statusCode, outbound.body).toBe(200);
     expect(outbound.json().exchange.additional_items).toEqual([
-      expect.objectContaining({ quantity: 2, unit_price: 500, variant_id: cap.variant }),
+      expect.objectContaining({ quantity: 2, unit_price: 500, variant_id: f.cap.variant }),
     ]);
-    const shipping = await t.admin.post(`${base}/outbound/shipping-method`, { shipping_option_id: OPTION });
+    const shipping = await t.admin.post(`${base}/outbound/shipping-method`, { shipping_option_id: f.OPTION });
     expect(shipping.statusCode, shipping.body).toBe(200);
     const preview = shipping.json().order_preview;
     expect(preview).toMatchObject({ total: 4100 });
     expect(preview.summary).toMatchObject({ paid_total: 3200, pending_difference: 900 });
     // An outbound method's action is not the inbound's.
     const methodAction = preview.shipping_methods.find(
-      (m: { shipping_option_id: string }) => m.shipping_option_id === OPTION,
+      (m: { shipping_option_id: string }) => m.shipping_option_id === f.OPTION,
     ).actions[0].id;
     refused(await t.admin.delete(`${base}/inbound/shipping-method/${methodAction}`), 404);
 
     // The return is the exchange's: it is confirmed with the exchange, not alone; it needs a location.
     refused(await t.admin.post(`/admin/returns/${exchange.return_id}/request`, {}), 400);
     refused(await t.admin.post(`${base}/request`, {}), 400);
-    expect((await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: LOC })).statusCode).toBe(200);
+    expect((await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: f.LOC })).statusCode).toBe(200);
 
     // Nothing moved before the confirmation.
     expect(await order(o.id)).toMatchObject({ version: 1, total: 3200 });
@@ -141,11 +134,11 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(confirmed.json().exchange).toMatchObject({ status: "confirmed", difference_due: 900 });
     expect(confirmed.json().return).toMatchObject({ id: exchange.return_id, status: "requested" });
     refused(await t.admin.post(`${base}/request`, {}), 400);
-    refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: cap.variant, quantity: 1 }] }), 400);
+    refused(await t.admin.post(`${base}/outbound/items`, { items: [{ variant_id: f.cap.variant, quantity: 1 }] }), 400);
 
     const after = await order(o.id);
     expect(after).toMatchObject({ version: 2, total: 4100 });
-    const capLine = after.items.find((i: { variant_id: string }) => i.variant_id === cap.variant);
+    const capLine = after.items.find((i: { variant_id: string }) => i.variant_id === f.cap.variant);
     expect(capLine).toMatchObject({ quantity: 2, unit_price: 500 });
     expect(after.items.find((i: { id: string }) => i.id === o.shirt).return_requested_quantity).toBe(1);
     expect(after.payment_collections).toHaveLength(2);
@@ -179,13 +172,13 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     const exchange = begun.json().exchange;
     expect(begun.json().order).toMatchObject({ id: o.id, total: 32 });
     const added = await t.admin.post(`${M}/exchanges/${exchange.id}/outbound/items`, {
-      items: [{ variant_id: cap.variant, quantity: 1, unit_price: 7.5 }],
+      items: [{ variant_id: f.cap.variant, quantity: 1, unit_price: 7.5 }],
     });
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json().exchange.additional_items[0]).toMatchObject({ unit_price: 7.5 });
     expect(added.json().order_preview.total).toBe(39.5);
     const inbound = await t.admin.post(`${M}/exchanges/${exchange.id}/inbound/shipping-method`, {
-      shipping_option_id: OPTION,
+      shipping_option_id: f.OPTION,
       custom_amount: 3,
     });
     expect(inbound.statusCode, inbound.body).toBe(200);
@@ -212,7 +205,7 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
   });
 
   it("refuses an exchange of a canceled order, and an unknown one", async () => {
-    const { order: placed } = await placeTestOrder(t.app, { sales_channel_id: CHANNEL }, { reserve_at: LOC });
+    const { order: placed } = await placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
     expect((await t.admin.post(`/admin/orders/${placed.id}/cancel`, {})).statusCode).toBe(200);
     refused(await t.admin.post("/admin/exchanges", { order_id: placed.id }), 400);
     refused(await t.admin.post("/admin/exchanges", { order_id: "order_nope" }), 404);
@@ -340,12 +333,12 @@ describe("claims (Medusa's order change, claim kind)", () => {
       200,
     );
     const out = await t.admin.post(`${base}/outbound/items`, {
-      items: [{ variant_id: cap.variant, quantity: 1, unit_price: 9.99 }],
+      items: [{ variant_id: f.cap.variant, quantity: 1, unit_price: 9.99 }],
     });
     expect(out.statusCode, out.body).toBe(200);
     expect(out.json().claim.additional_items[0]).toMatchObject({ unit_price: 0 });
     expect(out.json().order_preview.total).toBe(32);
-    expect((await t.admin.post(`${M}/returns/${claim.return_id}`, { location_id: LOC })).statusCode).toBe(200);
+    expect((await t.admin.post(`${M}/returns/${claim.return_id}`, { location_id: f.LOC })).statusCode).toBe(200);
 
     const confirmed = await t.admin.post(`${base}/request`, {});
     expect(confirmed.statusCode, confirmed.body).toBe(200);

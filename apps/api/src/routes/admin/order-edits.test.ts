@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
 import { placeTestOrder } from "../../testing/orders";
 import {
@@ -12,24 +12,17 @@ import { withFailure } from "../../testing/inject-failure";
 const t = useTestApp({}, { adminId: "user_order_edits" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
 const M = "/medusa/admin";
-let LOC: string;
-let CHANNEL: string;
-let items: Record<string, string>;
-let cap: { variant: string; item: string };
-let OPTION: string;
-
-const fixtures = useChangeFixtures(t, "Edits warehouse");
-beforeAll(() => void ({ LOC, CHANNEL, items, cap, OPTION } = fixtures));
+const f = useChangeFixtures(t, "Edits warehouse");
 
 /** An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00), its lines reserved at the warehouse. */
-const placed = () => placeTestOrder(t.app, { sales_channel_id: CHANNEL }, { reserve_at: LOC });
+const placed = () => placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const reserved = async (item: string) =>
-  (await t.app.modules.inventory.retrieveLevel(item, LOC)).reserved_quantity as number;
+  (await t.app.modules.inventory.retrieveLevel(item, f.LOC)).reserved_quantity as number;
 const stockLevels = async () => ({
-  shirt: await reserved(items.variant_shirt!),
-  mug: await reserved(items.variant_mug!),
-  cap: await reserved(cap.item),
+  shirt: await reserved(f.items.variant_shirt!),
+  mug: await reserved(f.items.variant_mug!),
+  cap: await reserved(f.cap.item),
 });
 const begin = async (orderId: string) => {
   const res = await t.admin.post("/admin/order-edits", { order_id: orderId, description: "Customer called" });
@@ -57,12 +50,12 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(updated.json().order_preview.total).toBe(42);
 
     const added = await t.admin.post(`/admin/order-edits/${edit.id}/items`, {
-      items: [{ variant_id: cap.variant, quantity: 2 }],
+      items: [{ variant_id: f.cap.variant, quantity: 2 }],
     });
     expect(added.statusCode, added.body).toBe(200);
     const preview = added.json().order_preview;
     expect(preview.items).toHaveLength(3);
-    const capLine = preview.items.find((i: { variant_id: string }) => i.variant_id === cap.variant);
+    const capLine = preview.items.find((i: { variant_id: string }) => i.variant_id === f.cap.variant);
     expect(capLine).toMatchObject({ quantity: 2, unit_price: 500, total: 1000 });
     expect(capLine.actions[0]).toMatchObject({ action: "ITEM_ADD", amount: 1000 });
     expect(preview).toMatchObject({ total: 5200, item_total: 4500, shipping_total: 700 });
@@ -106,7 +99,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(after.items.map((i: { variant_id: string; quantity: number }) => [i.variant_id, i.quantity])).toEqual([
       ["variant_shirt", 3],
       ["variant_mug", 1],
-      [cap.variant, 1],
+      [f.cap.variant, 1],
     ]);
     // Stock: only the differences (one more shirt, one cap); the mug is not touched.
     expect(await stockLevels()).toEqual({ shirt: 3, mug: 1, cap: 1 });
@@ -195,7 +188,10 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const { order: o } = await placed();
     const edit = await begin(o.id);
     const add = () =>
-      t.admin.post(`/admin/order-edits/${edit.id}/shipping-method`, { shipping_option_id: OPTION, custom_amount: 300 });
+      t.admin.post(`/admin/order-edits/${edit.id}/shipping-method`, {
+        shipping_option_id: f.OPTION,
+        custom_amount: 300,
+      });
     let res = await add();
     expect(res.statusCode, res.body).toBe(200);
     const methods = res.json().order_preview.shipping_methods;
@@ -235,11 +231,15 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // A second change while one is active.
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 0 }] }),
+      await t.admin.post(`/admin/order-edits/${edit.id}/items`, {
+        items: [{ variant_id: f.cap.variant, quantity: 0 }],
+      }),
       400,
     );
     refused(
-      await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: -1 }] }),
+      await t.admin.post(`/admin/order-edits/${edit.id}/items`, {
+        items: [{ variant_id: f.cap.variant, quantity: -1 }],
+      }),
       400,
     );
     refused(
@@ -280,7 +280,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // The shirts are fulfilled before the edit is confirmed: taking them off is refused.
     const fulfilled = await t.admin.post(`/admin/orders/${o.id}/fulfillments`, {
       items: [{ id: shirt.id, quantity: 2 }],
-      location_id: LOC,
+      location_id: f.LOC,
     });
     expect(fulfilled.statusCode, fulfilled.body).toBe(200);
     const stock = await stockLevels();
@@ -315,7 +315,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const shirt = o.items.find((i) => i.variant_id === "variant_shirt")!;
     const edit = await begin(o.id);
     await t.admin.post(`/admin/order-edits/${edit.id}/items/item/${shirt.id}`, { quantity: 4 });
-    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 1 }] });
+    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: f.cap.variant, quantity: 1 }] });
     const before = { order: await order(o.id), stock: await stockLevels() };
     const failures: Array<[string, "INSERT" | "UPDATE", string]> = [
       ["order_version", "INSERT", "true"], // the new version
@@ -351,8 +351,8 @@ describe("order edits (Medusa's order change, edit kind)", () => {
   it("lets one of two simultaneous confirmations win", async () => {
     const { order: o } = await placed();
     const edit = await begin(o.id);
-    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: cap.variant, quantity: 1 }] });
-    const before = await reserved(cap.item);
+    await t.admin.post(`/admin/order-edits/${edit.id}/items`, { items: [{ variant_id: f.cap.variant, quantity: 1 }] });
+    const before = await reserved(f.cap.item);
     const answers = await Promise.all([
       t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}),
       t.admin.post(`/admin/order-edits/${edit.id}/confirm`, {}),
@@ -361,7 +361,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(codes[0]).toBe(200);
     expect([400, 409]).toContain(codes[1]);
     expect(await order(o.id)).toMatchObject({ version: 2, total: 3700 });
-    expect(await reserved(cap.item)).toBe(before + 1);
+    expect(await reserved(f.cap.item)).toBe(before + 1);
     expect((await order(o.id)).payment_collections).toHaveLength(2);
   });
 });
