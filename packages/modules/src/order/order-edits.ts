@@ -550,7 +550,7 @@ export async function openChange(
 }
 
 /** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */
-export async function assertNoActiveChange(orderId: string): Promise<void> {
+async function assertNoActiveChange(orderId: string): Promise<void> {
   const [active, pendingReturn] = await Promise.all([q.activeVersionChange(orderId), q.pendingChangeOfOrder(orderId)]);
   if (active)
     throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);
