@@ -1,8 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Id, LongText, MoneyView, OptionalMetadata } from "@kasse/core";
 import { RowView, View } from "@kasse/db";
-import { CLAIM_REASONS, CLAIM_TYPES, orderClaimExchange } from "./schema";
-import { OrderChangeActionView } from "./schema";
+import { CLAIM_REASONS, CLAIM_TYPES, OrderChangeActionView, OrderLineItemView, orderClaimExchange } from "./schema";
 
 // The request bodies and views of Medusa's exchanges and claims. Their inbound items take the
 // return request's bodies, their outbound items and shipping methods the order edit's.
@@ -71,6 +70,8 @@ const AdditionalItem = View({
   quantity: Type.Integer(),
   unit_price: Type.Optional(MoneyView()),
   variant_id: Type.Optional(Type.String()),
+  /** Once confirmed, the order line the outbound item became. */
+  item: Type.Optional(OrderLineItemView),
 });
 const ClaimItem = View({
   id: Type.String(),

@@ -61,6 +61,8 @@ async function view(row: OrderClaimExchangeRow) {
       ? row.additional_items.map((item, i) => ({
           id: added[i]?.id ?? item.item_id,
           item_id: item.item_id,
+          // The order line it became (Medusa's dashboard finds an item's outbound units by it).
+          item: order.items.find((line) => line.id === item.item_id),
           quantity: item.quantity,
           unit_price: added[i]?.details.unit_price,
           variant_id: added[i]?.details.variant_id,

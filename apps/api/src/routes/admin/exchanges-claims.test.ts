@@ -147,8 +147,15 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     const listed = (await t.admin.get(`/admin/exchanges?order_id=${o.id}`)).json();
     expect(listed).toMatchObject({ count: 1, exchanges: [{ id: exchange.id, difference_due: 900 }] });
     expect(listed.exchanges[0].additional_items).toEqual([
-      expect.objectContaining({ item_id: capLine.id, quantity: 2 }),
+      expect.objectContaining({ item_id: capLine.id, quantity: 2, item: expect.objectContaining({ id: capLine.id }) }),
     ]);
+    // Medusa's dialect, as the dashboard's order page reads it: the line's money in major units.
+    const read = (await t.admin.get(`${M}/exchanges?order_id=${o.id}&fields=*additional_items`)).json();
+    expect(read.exchanges[0]).toMatchObject({ difference_due: 9 });
+    expect(read.exchanges[0].additional_items[0]).toMatchObject({
+      unit_price: 5,
+      item: { id: capLine.id, unit_price: 5 },
+    });
     expect(await orderEventNames(t, o.id)).toEqual(
       expect.arrayContaining(["order.return_requested", "order.updated", "order.exchange_created"]),
     );
