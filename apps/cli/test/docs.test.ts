@@ -47,6 +47,7 @@ const inSources = [
   "RECEIVE_RETURN_ITEM",
   "RETURN_ITEM",
   "SHIPPING_ADD",
+  "WRITE_OFF_ITEM",
   "UNCONVERTED_MODULES",
 ];
 /** ... and other programs' settings (Node, Medusa's storefront, psql, a webhook receiver's example). */

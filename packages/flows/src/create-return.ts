@@ -19,7 +19,7 @@ export interface ConfirmReturnRequestInput {
 }
 
 /** The units must be able to go back into stock where they are returned: every item stocked at the location. */
-const checkReturnLocationStep = step("check-return-location", {
+export const checkReturnLocationStep = step("check-return-location", {
   invoke: async (input: { order_id: string; line_item_ids: string[]; location_id: string }, ctx) => {
     const order = await ctx.modules.order.retrieve(input.order_id);
     const wanted = new Set(input.line_item_ids);

@@ -15,6 +15,7 @@ import { markDeliveredWorkflow } from "./mark-delivered";
 import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
 import { convertDraftOrderWorkflow } from "./convert-draft-order";
+import { confirmClaimExchangeWorkflow } from "./claims-exchanges";
 import { receiveReturnWorkflow } from "./receive-return";
 import {
   createOrderCollectionWorkflow,
@@ -54,6 +55,7 @@ export const allWorkflows: AnyWorkflow[] = [
   createReturnWorkflow,
   confirmOrderEditWorkflow,
   convertDraftOrderWorkflow,
+  confirmClaimExchangeWorkflow,
   receiveReturnWorkflow,
   createOrderCollectionWorkflow,
   markCollectionPaidWorkflow,
@@ -192,6 +194,19 @@ export {
   type OrderCollectionInput,
   type CollectionActionInput,
 } from "./order-payment-collections";
+export {
+  confirmClaimExchangeWorkflow,
+  addInboundItems,
+  updateInboundItem,
+  removeInboundItem,
+  addOutboundItems,
+  updateOutboundItem,
+  removeOutboundItem,
+  addClaimExchangeShipping,
+  updateClaimExchangeShipping,
+  removeClaimExchangeShipping,
+  type ConfirmClaimExchangeInput,
+} from "./claims-exchanges";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

@@ -60,6 +60,8 @@ export interface ChangePlan {
    * not already ask for (an authorized, uncaptured payment still covers what it was authorized for).
    */
   to_collect: number;
+  /** What the units the change takes off (an exchange's returned units, a refund claim's claimed ones) were worth. */
+  deducted: number;
   /** Each line whose quantity moves, by how many units (positive: more to reserve). */
   quantity_changes: Array<{ line: Pick<OrderLineItemRow, "id" | "cart_line_item_id" | "variant_id">; delta: number }>;
 }
@@ -127,12 +129,15 @@ function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: Planned
  * quantity and price (its discount scales with its amount, its tax is at the rate the action
  * carries), an `ITEM_ADD` adds a line, a `SHIPPING_ADD` a method. The order's totals move by the
  * lines' differences; `pending_difference` = the new total − what came back on returns − what is
- * paid (captured − refunded).
+ * paid (captured − refunded). `deductions` (an exchange's returned units, a refund claim's claimed
+ * ones) take their share of their lines' money off the order's totals, the lines themselves
+ * unchanged (their units were sold).
  */
 export function planChange(
   order: Pick<Order, "id" | "items" | "shipping_methods" | (typeof ORDER_TOTAL_KEYS)[number]>,
   change: { id: string; updated_at: Date | string; actions: OrderChangeAction[] },
   paid: PaidSoFar,
+  deductions: Array<{ item_id: string; quantity: number }> = [],
 ): ChangePlan {
   const totals = Object.fromEntries(ORDER_TOTAL_KEYS.map((k) => [k, order[k]])) as unknown as PlannedTotals;
   const now = new Date();
@@ -242,6 +247,22 @@ export function planChange(
     });
   }
 
+  let deducted = 0;
+  for (const d of deductions) {
+    const line = order.items.find((i) => i.id === d.item_id);
+    if (!line || line.quantity === 0) continue;
+    const share = (k: keyof PlannedMoney) =>
+      Math.round((line[k] * Math.min(d.quantity, line.quantity)) / line.quantity);
+    const taken = {
+      subtotal: share("subtotal"),
+      discount_total: share("discount_total"),
+      tax_total: share("tax_total"),
+      total: share("total"),
+    };
+    plus(totals, "item", ZERO, taken);
+    deducted += taken.total;
+  }
+
   const { pending_difference, to_collect } = orderBalance(totals.total, paid);
   return {
     items,
@@ -263,6 +284,7 @@ export function planChange(
       added_methods,
       totals,
     },
+    deducted,
     quantity_changes,
   };
 }

@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow, type WorkflowContext } from "@kasse/workflows";
 import type { Modules } from "@kasse/modules";
 import { adjustLineReservationsStep } from "@kasse/modules/inventory";
 import {
@@ -13,6 +13,7 @@ import {
   type OrderEditItemsAdd,
   type OrderEditItemUpdate,
   type OrderEditShippingAdd,
+  type OrderEditService,
   type OrderEditShippingUpdate,
   type OrderVersionChange,
   returnCredit,
@@ -39,29 +40,37 @@ export async function paidSoFar(
   m: Modules,
   order: Pick<Order, "id" | "payment_collection_ids" | "items">,
 ): Promise<PaidSoFar> {
-  const [collections, returns] = await Promise.all([
+  const [collections, returns, settled] = await Promise.all([
     order.payment_collection_ids.length ? m.payment.listCollections({ id: order.payment_collection_ids }) : [],
     m.orderReturn.listForOrders([order.id]),
+    m.claimExchange.settledReturnIds([order.id]),
   ]);
   const sum = (pick: (c: (typeof collections)[number]) => number) => collections.reduce((s, c) => s + pick(c), 0);
   return {
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
-    credited: returnCredit(order.items, returns.get(order.id) ?? []),
+    // An exchange's or claim's inbound return was settled by its deduction at confirmation.
+    credited: returnCredit(
+      order.items,
+      (returns.get(order.id) ?? []).filter((r) => !settled.has(r.id)),
+    ),
   };
 }
 
 /** The order as its change `change` would leave it (the preview and the confirmation use the same plan). */
 export async function planOrderChange(m: Modules, order: Order, change: OrderVersionChange): Promise<ChangePlan> {
-  return planChange(order, change, await paidSoFar(m, order));
+  const [paid, deductions] = await Promise.all([paidSoFar(m, order), m.claimExchange.deductions(change)]);
+  return planChange(order, change, paid, deductions);
 }
 
-/** The edit `id`, with its order, refused unless the edit is active and the order open. */
-async function editAndOrder(m: Modules, id: string) {
-  const edit = await m.orderEdit.retrieve(id);
-  if (edit.status !== "pending")
-    throw errors.invalidData(`Order edit ${id} is ${edit.status}: its actions cannot change`);
+/** The change `id` of `changes`' type, with its order, refused unless the change is pending and the order open. */
+async function editAndOrder(m: Modules, changes: OrderEditService, id: string) {
+  const edit = await changes.retrieve(id);
+  if (edit.status !== "pending") {
+    const noun = edit.change_type === "edit" ? "Order edit" : `Order ${edit.change_type}`;
+    throw errors.invalidData(`${noun} ${id} is ${edit.status}: its actions cannot change`);
+  }
   const order = await m.order.retrieve(edit.order_id);
   // A draft's edit is put together the same way (its own routes begin and confirm it).
   if (order.status !== "draft") assertOpen(order, "edited");
@@ -72,9 +81,24 @@ async function editAndOrder(m: Modules, id: string) {
  * Adds variants to an order edit: each must exist, is priced in the order's currency (unless
  * `unit_price` is given) and taxed at the order's shipping address; 400 and nothing written otherwise.
  */
-export async function addOrderEditItems(m: Modules, id: string, input: OrderEditItemsAdd): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
-  return m.orderEdit.addItems(id, await pricedItems(m, order, input.items));
+export const addOrderEditItems = (m: Modules, id: string, input: OrderEditItemsAdd): Promise<OrderVersionChange> =>
+  addChangeItems(m, m.orderEdit, id, input);
+
+/**
+ * Adds variants as new lines to the pending change `id` of `changes` (an edit, an exchange's or a
+ * claim's outbound items), priced and taxed as {@link addOrderEditItems} says; `free` lines (a
+ * replace claim's) cost nothing.
+ */
+export async function addChangeItems(
+  m: Modules,
+  changes: OrderEditService,
+  id: string,
+  input: OrderEditItemsAdd,
+  free = false,
+): Promise<OrderVersionChange> {
+  const { order } = await editAndOrder(m, changes, id);
+  const items = free ? input.items.map((i) => ({ ...i, unit_price: 0 })) : input.items;
+  return changes.addItems(id, await pricedItems(m, order, items));
 }
 
 /**
@@ -136,7 +160,7 @@ export async function updateOrderEditItem(
   itemId: string,
   input: OrderEditItemUpdate,
 ): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
+  const { order } = await editAndOrder(m, m.orderEdit, id);
   const line = order.items.find((i) => i.id === itemId);
   if (!line) throw errors.invalidData(`Item ${itemId} is not on order ${order.id}`);
   const tax_rate = await taxRate(m, order, { product_id: line.product_id });
@@ -149,13 +173,26 @@ export async function updateOrderEditItem(
 }
 
 /** Adds a shipping method of a live shipping option to an order edit, at its price or `custom_amount`. */
-export async function addOrderEditShipping(
+export const addOrderEditShipping = (
   m: Modules,
   id: string,
   input: OrderEditShippingAdd,
+): Promise<OrderVersionChange> => addChangeShipping(m, m.orderEdit, id, input);
+
+/**
+ * Adds a shipping method of a live shipping option to the pending change `id` of `changes`, at its
+ * price or `custom_amount`; `returnId` marks an exchange's or claim's inbound method.
+ */
+export async function addChangeShipping(
+  m: Modules,
+  changes: OrderEditService,
+  id: string,
+  input: OrderEditShippingAdd,
+  returnId?: string,
 ): Promise<OrderVersionChange> {
-  const { order } = await editAndOrder(m, id);
-  return m.orderEdit.addShipping(id, await pricedShipping(m, order, input), input.internal_note);
+  const { order } = await editAndOrder(m, changes, id);
+  const details = await pricedShipping(m, order, input);
+  return changes.addShipping(id, { ...details, ...(returnId ? { return_id: returnId } : {}) }, input.internal_note);
 }
 
 /** A live shipping option as a method of `order`, at its price there or `custom_amount`, taxed; 400 otherwise. */
@@ -213,26 +250,7 @@ const planOrderEditStep = step("plan-order-edit", {
       throw errors.invalidData(`Order edit ${edit.id} is ${edit.status}`);
     const order = await m.order.retrieve(edit.order_id);
     assertOpen(order, "edited");
-    const plan = await planOrderChange(m, order, edit);
-    const location_ids = order.sales_channel_id
-      ? await m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id])
-      : [];
-    return {
-      output: {
-        order: { id: order.id, region_id: order.region_id, currency_code: order.currency_code },
-        application: plan.application,
-        summary: plan.summary,
-        to_collect: plan.to_collect,
-        lines: plan.quantity_changes.map((c) => ({
-          // The key the line's reservations carry, which fulfilment reads: its cart line's when it came from a cart.
-          line_item_id: c.line.cart_line_item_id ?? c.line.id,
-          reservation_line_ids: c.line.cart_line_item_id ? [c.line.id, c.line.cart_line_item_id] : [c.line.id],
-          variant_id: c.line.variant_id!,
-          delta: c.delta,
-        })),
-        location_ids,
-      },
-    };
+    return { output: await confirmationPlan(m, order, edit) };
   },
 });
 
@@ -249,13 +267,51 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
   const plan = await ctx.run(planOrderEditStep, { order_edit_id: input.order_edit_id });
   const sync = { order_id: plan.order.id, actor: input.actor ?? null };
   await ctx.run(syncPaymentStatusStep, sync);
-  // Added lines are reserved under their new ids: the order step names them, so stock comes after it.
   const confirmed = await ctx.run(confirmOrderEditStep, {
     plan: plan.application,
     pending_difference: plan.summary.pending_difference,
     actor: input.actor ?? null,
   });
-  const newIds = new Map(plan.application.added_lines.map((l, i) => [l.action_id, confirmed.added_line_ids[i]!]));
+  const settled = await settleConfirmedChange(ctx, plan, confirmed.added_line_ids, input.actor ?? null);
+  return { order_id: plan.order.id, version: confirmed.version, ...settled };
+});
+
+/** What a change's confirmation needs from its plan (reads only; journaled as JSON). */
+export async function confirmationPlan(m: Modules, order: Order, change: OrderVersionChange) {
+  const plan = await planOrderChange(m, order, change);
+  const location_ids = order.sales_channel_id
+    ? await m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id])
+    : [];
+  return {
+    order: { id: order.id, region_id: order.region_id, currency_code: order.currency_code, total: order.total },
+    application: plan.application,
+    summary: plan.summary,
+    to_collect: plan.to_collect,
+    deducted: plan.deducted,
+    lines: plan.quantity_changes.map((c) => ({
+      // The key the line's reservations carry, which fulfilment reads: its cart line's when it came from a cart.
+      line_item_id: c.line.cart_line_item_id ?? c.line.id,
+      reservation_line_ids: c.line.cart_line_item_id ? [c.line.id, c.line.cart_line_item_id] : [c.line.id],
+      variant_id: c.line.variant_id!,
+      delta: c.delta,
+    })),
+    location_ids,
+  };
+}
+
+/**
+ * The steps after a change's new version (an edit's, an exchange's, a claim's): the stock for the
+ * quantity differences (added lines reserved under the ids the order step gave them, so stock comes
+ * after it), a payment collection for an amount owed that the order's collections do not already
+ * ask for, and the payment status re-derived.
+ */
+export async function settleConfirmedChange(
+  ctx: WorkflowContext,
+  plan: ConfirmationPlan,
+  addedLineIds: string[],
+  actor: OrderActor | null,
+): Promise<{ pending_difference: number; payment_collection_id: string | null; payment_status: unknown }> {
+  const newIds = new Map(plan.application.added_lines.map((l, i) => [l.action_id, addedLineIds[i]!]));
   await ctx.run(adjustLineReservationsStep, {
     lines: plan.lines.map((l) => {
       const id = newIds.get(l.line_item_id);
@@ -273,12 +329,9 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
     payment_collection_id = collection.id;
     await ctx.run(attachPaymentCollectionStep, { order_id: plan.order.id, payment_collection_id });
   }
-  const payment_status = await ctx.run(syncPaymentStatusStep, sync);
-  return {
-    order_id: plan.order.id,
-    version: confirmed.version,
-    pending_difference: plan.summary.pending_difference,
-    payment_collection_id,
-    payment_status,
-  };
-});
+  const payment_status = await ctx.run(syncPaymentStatusStep, { order_id: plan.order.id, actor });
+  return { pending_difference: plan.summary.pending_difference, payment_collection_id, payment_status };
+}
+
+/** What {@link confirmationPlan} answers. */
+export type ConfirmationPlan = Awaited<ReturnType<typeof confirmationPlan>>;

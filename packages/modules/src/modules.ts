@@ -30,6 +30,7 @@ import {
   createReturnChangeService,
   createOrderEditService,
   createDraftOrderService,
+  createClaimExchangeService,
 } from "./order";
 import {
   createPaymentService,
@@ -162,6 +163,7 @@ export function createModules(database: Db, options: ModulesOptions = {}) {
     returnChange: () => createReturnChangeService(),
     orderEdit: () => createOrderEditService(),
     draftOrder: () => createDraftOrderService(),
+    claimExchange: () => createClaimExchangeService(),
     orderTransfer: () => createOrderTransferService(),
     events: () => createEventService(),
     webhooks: () =>

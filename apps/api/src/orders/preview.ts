@@ -21,6 +21,8 @@ const AdminMethodView = adminProperties.shipping_methods!.items as Parameters<ty
 const PreviewChangeView = Extend(OrderVersionChangeView, {
   ...(ReturnChangeView as unknown as { properties: Record<string, TSchema> }).properties,
   actions: Type.Array(OrderChangeActionView),
+  exchange_id: Type.Optional(Type.String()),
+  claim_id: Type.Optional(Type.String()),
 });
 
 /**
@@ -141,7 +143,18 @@ export async function orderPreview(modules: Modules, order: string | Order, fiel
     const plan = await planOrderChange(modules, current, edit);
     const edited = { ...current, ...plan.totals, items: plan.items, shipping_methods: plan.shipping_methods };
     const [admin] = await adminOrderViews(modules, [await orderView(modules, edited)], selection);
-    return project({ ...admin!, order_change: edit }, selection);
+    if (edit.change_type === "edit") return project({ ...admin!, order_change: edit }, selection);
+    // An exchange or a claim: its inbound units are the return request it holds.
+    const owner = await modules.claimExchange.ofChange(edit.id);
+    const request = await modules.returnChange.pendingForOrder(current.id);
+    const inbound = applyChange(admin!, request);
+    const order_change = {
+      ...edit,
+      return_id: owner.return_id,
+      [`${edit.change_type}_id`]: owner.id,
+      actions: [...(request?.actions ?? []), ...edit.actions],
+    };
+    return project({ ...inbound, order_change }, selection);
   }
   const [view, change] = await Promise.all([
     orderView(modules, current),

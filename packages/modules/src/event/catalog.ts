@@ -53,6 +53,18 @@ export const eventCatalog = {
       no_notification: Type.Boolean({ description: "The merchant asked that the customer not be told" }),
     }),
   },
+  "order.exchange_created": {
+    version: 1,
+    description:
+      "An exchange was confirmed: its outbound lines are on the order's next version, its inbound units a requested return.",
+    data: payload({ order_id: S("The order"), exchange_id: S("The exchange") }),
+  },
+  "order.claim_created": {
+    version: 1,
+    description:
+      "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
+    data: payload({ order_id: S("The order"), claim_id: S("The claim") }),
+  },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
   "order.fulfillment_created": {
     version: 1,

@@ -37,6 +37,12 @@ export {
   type OrderChangeActionBody,
   type AddedItemDetails,
   type AddedShippingDetails,
+  CLAIM_REASONS,
+  type ClaimReason,
+  CLAIM_TYPES,
+  type ClaimType,
+  type ClaimExchangeKind,
+  type OrderClaimExchangeRow,
   type OrderVersionChangeRow,
   OrderEditBegin,
   OrderEditItemsAdd,
@@ -126,6 +132,22 @@ export {
   type DraftOrderService,
   type ConvertedDraft,
 } from "./draft-orders";
+export {
+  createClaimExchangeService,
+  type ClaimExchangeService,
+  type ClaimExchange,
+  type Deduction,
+  type AppliedClaimExchange,
+} from "./claims-exchanges";
+export {
+  ClaimBegin,
+  ClaimItemsAdd,
+  ClaimItemUpdate,
+  ClaimExchangeConfirm,
+  ExchangeView,
+  ClaimView,
+} from "./claims-exchanges-schema";
+export type { ClaimExchangeFilters } from "./queries/claims-exchanges";
 export {
   createOrderTransferService,
   TRANSFER_TOKEN_TTL_MS,

@@ -120,6 +120,8 @@ function actionAmount(a: OrderChangeAction): number {
       return a.details.unit_price * a.details.quantity;
     case "SHIPPING_ADD":
       return a.details.amount;
+    case "WRITE_OFF_ITEM":
+      return 0;
   }
 }
 
@@ -148,12 +150,15 @@ const orders = createOrderService();
  * Nothing on the order moves before the confirmation. An order has at most one active change (a
  * partial unique index), and none while a return change is pending.
  */
-export function createOrderEditService() {
-  /** The change `id`, locked, refused unless it is an active edit. */
+export function createOrderEditService(changeType: OrderChangeType = "edit") {
+  // The same machinery holds an exchange's or a claim's outbound lines and shipping methods.
+  const noun = changeType === "edit" ? "Order edit" : `Order ${changeType}`;
+
+  /** The change `id`, locked, refused unless it is an active change of this service's type. */
   async function lockActive(id: string): Promise<OrderVersionChangeRow> {
     const row = await q.lockVersionChange(id);
-    if (row.change_type !== "edit") throw errors.notFound(`Order edit with id: ${id} was not found`);
-    if (!isActive(row.status)) throw errors.invalidData(`Order edit ${id} is ${row.status}`);
+    if (row.change_type !== changeType) throw errors.notFound(`${noun} with id: ${id} was not found`);
+    if (!isActive(row.status)) throw errors.invalidData(`${noun} ${id} is ${row.status}`);
     return row;
   }
 
@@ -161,30 +166,39 @@ export function createOrderEditService() {
   function withActions(id: string, edit: (row: OrderVersionChangeRow, order: Order) => OrderChangeAction[]) {
     return transaction(async () => {
       const row = await lockActive(id);
-      if (row.status !== "pending")
-        throw errors.invalidData(`Order edit ${id} is ${row.status}: its actions are fixed`);
+      if (row.status !== "pending") throw errors.invalidData(`${noun} ${id} is ${row.status}: its actions are fixed`);
       const order = await orders.retrieve(row.order_id);
       const actions = edit(row, order);
       return changeView(await q.saveVersionChange(id, { actions, updated_at: new Date() }));
     });
   }
 
-  const stamp = (body: OrderChangeActionBody, reference: OrderChangeAction["reference"], note?: string | null) => {
+  /** A new action: an existing line's or method's (`referenceId`), or an added one's, named by its own id. */
+  const stamp = (
+    body: OrderChangeActionBody,
+    reference: OrderChangeAction["reference"],
+    note?: string | null,
+    referenceId?: string,
+  ) => {
     const id = generateId("ordchact");
     return {
       ...body,
       id,
       reference,
-      reference_id: id,
+      reference_id: referenceId ?? id,
       internal_note: note ?? null,
       created_at: new Date().toISOString(),
     } as OrderChangeAction;
   };
 
   const service = {
+    /** Runs `edit` on the pending change `id` (locked, with its order) and saves the actions it answers. */
+    writeActions: withActions,
+    stamp,
+
     /**
-     * Begins an edit of order `input.order_id` (open, with no other active change nor pending return
-     * change); with `draft`, of a draft order instead (and only of a draft).
+     * Begins a change of order `input.order_id` (open, with no other active change nor pending
+     * return change); with `draft`, an edit of a draft order instead (and only of a draft).
      */
     async begin(
       input: OrderEditBegin,
@@ -192,39 +206,14 @@ export function createOrderEditService() {
       options: { draft?: boolean } = {},
     ): Promise<OrderVersionChange> {
       return transaction(async () => {
-        const order = await orders.lock(input.order_id);
-        assertEditable(order, options.draft === true);
-        const [active, pendingReturn] = await Promise.all([
-          q.activeVersionChange(order.id),
-          q.pendingChangeOfOrder(order.id),
-        ]);
-        if (active)
-          throw errors.invalidData(
-            `Order ${order.id} already has an active ${active.change_type} change (${active.id})`,
-          );
-        if (pendingReturn) throw errors.invalidData(`Order ${order.id} has a pending return change`);
-        const row = await q.insertVersionChange(
-          {
-            id: generateId("ordch"),
-            order_id: order.id,
-            change_type: "edit",
-            status: "pending",
-            version: order.version + 1,
-            description: input.description ?? null,
-            internal_note: input.internal_note ?? null,
-            created_by: actor.actor_id,
-            metadata: input.metadata ?? null,
-          },
-          `Order ${order.id} already has an active change`,
-        );
-        return changeView(row);
+        return changeView(await openChange(input, changeType, actor, options.draft === true));
       });
     },
 
     /** The edit `id`; 404 when there is none. */
     async retrieve(id: string): Promise<OrderVersionChange> {
       const row = await q.versionChange(id);
-      if (row.change_type !== "edit") throw errors.notFound(`Order edit with id: ${id} was not found`);
+      if (row.change_type !== changeType) throw errors.notFound(`${noun} with id: ${id} was not found`);
       return changeView(row);
     },
 
@@ -342,7 +331,7 @@ export function createOrderEditService() {
       input: { quantity: number; unit_price?: number; internal_note?: string },
     ) =>
       withActions(id, (row) => {
-        requireAction(row, actionId, "ITEM_ADD");
+        requireAction(row, actionId, "ITEM_ADD", noun);
         if (input.quantity < 1) throw errors.invalidData("An added item's quantity must be at least 1");
         return row.actions.map((a) => {
           if (a.id !== actionId || a.action !== "ITEM_ADD") return a;
@@ -365,7 +354,7 @@ export function createOrderEditService() {
     /** Changes the price of a shipping method the edit added. */
     updateAddedShipping: (id: string, actionId: string, input: { amount?: number; internal_note?: string }) =>
       withActions(id, (row) => {
-        requireAction(row, actionId, "SHIPPING_ADD");
+        requireAction(row, actionId, "SHIPPING_ADD", noun);
         return row.actions.map((a) =>
           a.id !== actionId || a.action !== "SHIPPING_ADD"
             ? a
@@ -378,9 +367,13 @@ export function createOrderEditService() {
       }),
 
     /** Takes back an added line or shipping method (its action); 404 when the edit has no such action. */
-    removeAction: (id: string, actionId: string, kind: "ITEM_ADD" | "SHIPPING_ADD"): Promise<OrderVersionChange> =>
+    removeAction: (
+      id: string,
+      actionId: string,
+      kind: "ITEM_ADD" | "SHIPPING_ADD" | "WRITE_OFF_ITEM",
+    ): Promise<OrderVersionChange> =>
       withActions(id, (row) => {
-        requireAction(row, actionId, kind);
+        requireAction(row, actionId, kind, noun);
         return row.actions.filter((a) => a.id !== actionId);
       }),
 
@@ -391,8 +384,8 @@ export function createOrderEditService() {
     async request(id: string, actor: OrderActor, input: OrderEditRequest = {}): Promise<OrderVersionChange> {
       return transaction(async () => {
         const row = await lockActive(id);
-        if (row.status !== "pending") throw errors.invalidData(`Order edit ${id} is already requested`);
-        if (row.actions.length === 0) throw errors.invalidData(`Order edit ${id} has no changes to request`);
+        if (row.status !== "pending") throw errors.invalidData(`${noun} ${id} is already requested`);
+        if (row.actions.length === 0) throw errors.invalidData(`${noun} ${id} has no changes to request`);
         return changeView(
           await q.saveVersionChange(id, {
             status: "requested",
@@ -452,7 +445,7 @@ export function createOrderEditService() {
         const row = await lockActive(plan.change_id);
         assertEditable(order, order.status === "draft");
         if (row.updated_at.toISOString() !== plan.planned_at)
-          throw errors.conflict(`Order edit ${row.id} changed while it was being confirmed`);
+          throw errors.conflict(`${noun} ${row.id} changed while it was being confirmed`);
         // Units fulfilled since the edit was put together stay on the order.
         for (const line of plan.lines) {
           const current = order.items.find((i) => i.id === line.id);
@@ -508,7 +501,7 @@ export function createOrderEditService() {
         });
         await orders.recordChange(
           order.id,
-          "order_edit_confirmed",
+          `order_${changeType}_confirmed`,
           actor,
           { version: order.version, total: order.total },
           { version: row.version, total: plan.totals.total },
@@ -560,7 +553,7 @@ export function createOrderEditService() {
         });
         await orders.recordChange(
           order.id,
-          "order_edit_confirm_reverted",
+          `order_${changeType}_confirm_reverted`,
           actor,
           { version: order.version },
           { version: applied.version },
@@ -577,10 +570,53 @@ function assertEditable(order: Pick<Order, "id" | "status">, draft: boolean): vo
   if (order.status !== "draft") throw errors.invalidData(`Order ${order.id} is ${order.status}, not a draft order`);
 }
 
+/**
+ * Opens a pending change of `changeType` on order `input.order_id` (locked; open, or a draft for a
+ * draft's edit; with no active change nor pending return change), for its next version.
+ */
+export async function openChange(
+  input: OrderEditBegin,
+  changeType: OrderChangeType,
+  actor: OrderActor,
+  draft = false,
+): Promise<OrderVersionChangeRow> {
+  const order = await orders.lock(input.order_id);
+  if (changeType === "edit") assertEditable(order, draft);
+  else assertOpen(order, `given an ${changeType}`);
+  await assertNoActiveChange(order.id);
+  return q.insertVersionChange(
+    {
+      id: generateId("ordch"),
+      order_id: order.id,
+      change_type: changeType,
+      status: "pending",
+      version: order.version + 1,
+      description: input.description ?? null,
+      internal_note: input.internal_note ?? null,
+      created_by: actor.actor_id,
+      metadata: input.metadata ?? null,
+    },
+    `Order ${order.id} already has an active change`,
+  );
+}
+
+/** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */
+async function assertNoActiveChange(orderId: string): Promise<void> {
+  const [active, pendingReturn] = await Promise.all([q.activeVersionChange(orderId), q.pendingChangeOfOrder(orderId)]);
+  if (active)
+    throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);
+  if (pendingReturn) throw errors.invalidData(`Order ${orderId} has a pending return change`);
+}
+
 /** Refuses (404) an action id the change has no `kind` action for. */
-function requireAction(row: OrderVersionChangeRow, actionId: string, kind: OrderChangeAction["action"]): void {
+function requireAction(
+  row: OrderVersionChangeRow,
+  actionId: string,
+  kind: OrderChangeAction["action"],
+  noun: string,
+): void {
   if (!row.actions.some((a) => a.id === actionId && a.action === kind))
-    throw errors.notFound(`Action with id: ${actionId} was not found on order edit ${row.id}`);
+    throw errors.notFound(`Action with id: ${actionId} was not found on ${noun.toLowerCase()} ${row.id}`);
 }
 
 export type OrderEditService = ReturnType<typeof createOrderEditService>;

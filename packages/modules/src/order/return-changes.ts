@@ -1,6 +1,7 @@
-import { errors, generateId } from "@kasse/core";
+import { errors, generateId, KasseError } from "@kasse/core";
 import { isUniqueViolation, transaction } from "@kasse/db";
 import { orderQueries as q } from "./queries";
+import { claimExchangeQueries } from "./queries/claims-exchanges";
 import {
   type OrderActor,
   type OrderReturn,
@@ -206,6 +207,15 @@ function checkQuantity(
     );
 }
 
+/** Refuses to confirm or cancel alone the return of an exchange or a claim: its confirmation or cancellation does. */
+async function refuseOwned(returnId: string): Promise<void> {
+  const owner = await claimExchangeQueries.ofReturn(returnId);
+  if (owner)
+    throw errors.invalidData(
+      `Return ${returnId} is the inbound part of ${owner.kind} ${owner.id}: confirm or cancel the ${owner.kind}`,
+    );
+}
+
 /** The change's `name` action `actionId`, 404 when there is none. */
 function findAction(row: OrderReturnChangeRow, name: ReturnChangeActionName, actionId: string) {
   const action = row.actions.find((a) => a.id === actionId && a.action === name);
@@ -365,16 +375,26 @@ export function createReturnChangeService() {
       updateItem(returnId, "return_request", "RETURN_ITEM", actionId, input),
     removeRequestItem: (returnId: string, actionId: string) =>
       removeItem(returnId, "return_request", "RETURN_ITEM", actionId),
-    cancelRequest: (returnId: string) => cancel(returnId, "return_request"),
+    /** Cancels a pending request; one that belongs to an exchange or a claim goes with it (`owned`) and not alone. */
+    async cancelRequest(returnId: string, owned = false): Promise<void> {
+      if (!owned) await refuseOwned(returnId);
+      await cancel(returnId, "return_request");
+    },
 
     /**
      * Confirms a pending request (the create-return saga's first step): its actions become the
      * return's items. It needs a location and at least one item.
      */
-    async confirmRequest(returnId: string, actor: OrderActor | undefined): Promise<ConfirmedRequest> {
+    async confirmRequest(returnId: string, actor: OrderActor | undefined, owned = false): Promise<ConfirmedRequest> {
+      if (!owned) await refuseOwned(returnId);
       const row = await confirm(returnId, "return_request", actor, (pending) => {
         if (!pending.location_id)
           throw errors.invalidData(`Return ${returnId} has no location to receive its items at`);
+      }).catch((error: unknown) => {
+        // An exchange's or claim's reserved return is gone only when another confirmation took it.
+        if (owned && error instanceof KasseError && error.type === "not_found")
+          throw errors.invalidData(`Return ${returnId} is no longer pending: it was confirmed meanwhile`);
+        throw error;
       });
       return {
         change_id: row.id,

@@ -354,10 +354,10 @@ export type OrderChangeType = (typeof ORDER_CHANGE_TYPES)[number];
 export const ORDER_CHANGE_STATUSES = ["pending", "requested", "confirmed", "declined", "canceled"] as const;
 export type OrderChangeStatus = (typeof ORDER_CHANGE_STATUSES)[number];
 /**
- * Medusa's action names that order edits write: a line added (its later updates and removal change
- * or drop that action), an existing line's quantity or price, a shipping method added.
+ * Medusa's action names that order changes write: a line added (its later updates and removal change
+ * or drop that action), an existing line's quantity or price, a shipping method added, a claimed item.
  */
-export const ORDER_CHANGE_ACTIONS = ["ITEM_ADD", "ITEM_UPDATE", "SHIPPING_ADD"] as const;
+export const ORDER_CHANGE_ACTIONS = ["ITEM_ADD", "ITEM_UPDATE", "SHIPPING_ADD", "WRITE_OFF_ITEM"] as const;
 export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
 /** A line added by an edit: the variant's snapshot and price, taken when the action was added. */
@@ -387,7 +387,13 @@ export interface AddedShippingDetails {
   amount: number;
   is_tax_inclusive: boolean;
   tax_rate: number;
+  /** Set on an exchange's or claim's inbound method: the return it brings back. */
+  return_id?: string | null;
 }
+
+/** Why a claimed item is claimed (Medusa's claim reasons). */
+export const CLAIM_REASONS = ["missing_item", "wrong_item", "production_failure", "other"] as const;
+export type ClaimReason = (typeof CLAIM_REASONS)[number];
 
 /** One typed action of an order change: what it does and to which line or method (`reference_id`). */
 export type OrderChangeActionBody =
@@ -397,7 +403,12 @@ export type OrderChangeActionBody =
       /** The line's new quantity and unit price, and its tax rate when the action was written. */
       details: { quantity: number; unit_price: number; tax_rate: number };
     }
-  | { action: "SHIPPING_ADD"; details: AddedShippingDetails };
+  | { action: "SHIPPING_ADD"; details: AddedShippingDetails }
+  | {
+      action: "WRITE_OFF_ITEM";
+      /** A claimed item: units of an existing line the customer never got whole (a claim's). */
+      details: { quantity: number; reason: ClaimReason | null; note: string | null };
+    };
 
 export type OrderChangeAction = OrderChangeActionBody & {
   id: string;
@@ -462,6 +473,47 @@ export const orderVersion = pgTable(
   },
   (t) => [primaryKey({ columns: [t.order_id, t.version] })],
 );
+
+/** What kind of after-sale change an `order_claim_exchange` is, and a claim's type (Medusa's). */
+export type ClaimExchangeKind = "exchange" | "claim";
+export const CLAIM_TYPES = ["refund", "replace"] as const;
+export type ClaimType = (typeof CLAIM_TYPES)[number];
+
+/**
+ * Medusa's exchanges and claims: each is one order change (`change_id`, of type `exchange` or
+ * `claim`) whose inbound units are a return (`return_id`, reserved at the start) and whose
+ * outbound units are new lines of the order's next version. Confirmed, it keeps what it settled.
+ */
+export const orderClaimExchange = entityTable(
+  "order_claim_exchange",
+  {
+    order_id: parentId("order_id", () => order.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<ClaimExchangeKind>().notNull(),
+    /** A claim's type: the claimed value refunded, or replaced by outbound lines at no charge. */
+    type: text("type").$type<ClaimType>(),
+    change_id: text("change_id").notNull(),
+    return_id: text("return_id").notNull(),
+    /** What the customer owes (negative: is owed) once confirmed. */
+    difference_due: money("difference_due"),
+    /** A refund claim's claimed value, once confirmed. */
+    refund_amount: money("refund_amount"),
+    /** The order lines its outbound items became, once confirmed. */
+    additional_items: jsonb("additional_items")
+      .$type<Array<{ item_id: string; quantity: number }>>()
+      .notNull()
+      .default([]),
+    no_notification: boolean("no_notification").notNull().default(false),
+    created_by: text("created_by"),
+    canceled_at: timestamptz("canceled_at"),
+    metadata: metadata(),
+  },
+  (t) => [
+    index("order_claim_exchange_order_idx").on(t.order_id, t.kind),
+    uniqueIndex("order_claim_exchange_change_uq").on(t.change_id),
+    index("order_claim_exchange_return_idx").on(t.return_id),
+  ],
+);
+export type OrderClaimExchangeRow = typeof orderClaimExchange.$inferSelect;
 
 /** A transfer request's `status`: waiting for the order's email to answer, or how it ended. */
 export const TRANSFER_STATUSES = ["requested", "accepted", "declined", "canceled"] as const;
@@ -1004,6 +1056,11 @@ export const OrderChangeActionView = View({
     name: Type.Optional(Type.String()),
     amount: Type.Optional(MoneyView()),
     tax_rate: Type.Optional(Type.Number()),
+    /** An exchange's or claim's inbound shipping method: its return. */
+    return_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** A claimed item's reason and note. */
+    reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   }),
   /** The money the action moves (an added line's or method's amount before tax and discounts). */
   amount: Type.Optional(MoneyView()),

@@ -1,5 +1,13 @@
 import { step } from "@kasse/workflows";
-import type { OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
+import type {
+  ClaimExchangeKind,
+  OrderActor,
+  OrderCreate,
+  ReturnCreate,
+  ReturnCreateInput,
+  ReturnReceive,
+} from "./schema";
+import type { AppliedClaimExchange } from "./claims-exchanges";
 import { type ReturnReceipt } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication } from "./order-edits";
@@ -205,6 +213,11 @@ export const confirmReturnRequestStep = confirmChangeStep("confirm-return-reques
   changes.confirmRequest(id, actor),
 );
 
+/** Confirms the pending return request of an exchange or a claim (their confirmation's step); compensation as above. */
+export const confirmOwnedReturnRequestStep = confirmChangeStep("confirm-owned-return-request", (changes, id, actor) =>
+  changes.confirmRequest(id, actor, true),
+);
+
 /**
  * Confirms a pending receipt of a return: outputs the lines counted back. Compensation makes the
  * receipt pending again.
@@ -312,5 +325,34 @@ export const detachPaymentCollectionStep = step("detach-order-payment-collection
   },
   compensate: async (input: { order_id: string; payment_collection_id: string }, ctx) => {
     await ctx.modules.order.attachPaymentCollection(input.order_id, input.payment_collection_id);
+  },
+});
+
+/**
+ * Confirms an exchange or a claim as the order's next version (see `createClaimExchangeService().confirm`)
+ * and records `order.updated` and `order.exchange_created` or `order.claim_created` with it.
+ * Compensation puts the replaced version back and makes the change pending again.
+ */
+export const confirmClaimExchangeStep = step("confirm-claim-exchange", {
+  invoke: async (
+    input: {
+      kind: ClaimExchangeKind;
+      plan: ChangeApplication;
+      settled: { difference_due: number; refund_amount: number | null };
+      actor?: OrderActor | null;
+    },
+    ctx,
+  ) => {
+    const actor = input.actor ?? { actor_type: null, actor_id: null };
+    const confirmed = await ctx.modules.claimExchange.confirm(input.kind, input.plan, input.settled, actor);
+    await ctx.emit("order.updated", { id: confirmed.order_id });
+    if (input.kind === "exchange")
+      await ctx.emit("order.exchange_created", { order_id: confirmed.order_id, exchange_id: confirmed.undo.id });
+    else await ctx.emit("order.claim_created", { order_id: confirmed.order_id, claim_id: confirmed.undo.id });
+    const { undo, ...output } = confirmed;
+    return { output: { ...output, id: undo.id }, compensateInput: { undo, actor } };
+  },
+  compensate: async (input: { undo: AppliedClaimExchange; actor: OrderActor }, ctx) => {
+    await ctx.modules.claimExchange.undoConfirm(input.undo, input.actor);
   },
 });

@@ -2,6 +2,7 @@
 export {
   order,
   orderChange,
+  orderClaimExchange,
   orderLineItem,
   orderPromotion,
   orderReturn,

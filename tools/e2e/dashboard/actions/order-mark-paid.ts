@@ -33,11 +33,9 @@ export const markEditDifferencePaid: DashboardAction = {
     const placed = await read();
     await api("POST", `/admin/payments/${placed.payment_collections[0]!.payments[0]!.id}/capture`, {});
     const line = placed.items[0]!;
-    const { order_change } = await api<{ order_change: { id: string } }>("POST", "/admin/order-edits", {
-      order_id: orderId,
-    });
-    await api("POST", `/admin/order-edits/${order_change.id}/items/item/${line.id}`, { quantity: line.quantity + 1 });
-    await api("POST", `/admin/order-edits/${order_change.id}/confirm`, {});
+    await api("POST", "/admin/order-edits", { order_id: orderId });
+    await api("POST", `/admin/order-edits/${orderId}/items/item/${line.id}`, { quantity: line.quantity + 1 });
+    await api("POST", `/admin/order-edits/${orderId}/confirm`, {});
     const edited = await read();
     const unpaid = edited.payment_collections.find((c) => c.status === "not_paid")!;
     assert.ok(unpaid, "the edit's confirmation asks for its difference");

@@ -41,7 +41,8 @@ import workflowExecutionsRoutes from "./workflow-executions";
 import queuesRoutes from "./queues";
 import dashboardShellRoutes from "./dashboard-shell";
 import storesRoutes from "./stores";
-import orderClaimsExchangesRoutes from "./order-claims-exchanges";
+import exchangesRoutes from "./exchanges";
+import claimsRoutes from "./claims";
 import refundReasonsRoutes from "./refund-reasons";
 import productOptionsRoutes from "./product-options";
 import fulfillmentProvidersRoutes from "./fulfillment-providers";
@@ -99,7 +100,8 @@ export default async function admin(app: App): Promise<void> {
     queuesRoutes,
     dashboardShellRoutes,
     storesRoutes,
-    orderClaimsExchangesRoutes,
+    exchangesRoutes,
+    claimsRoutes,
     refundReasonsRoutes,
     productOptionsRoutes,
     fulfillmentProvidersRoutes,

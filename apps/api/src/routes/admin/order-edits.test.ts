@@ -1,73 +1,29 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/flows";
+import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { createFixtureProduct } from "../../testing/catalog";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { placeTestOrder } from "../../testing/orders";
+import {
+  expectRefused as refused,
+  orderEventNames,
+  orderViolations,
+  useChangeFixtures,
+} from "../../testing/order-changes";
 import { withFailure } from "../../testing/inject-failure";
 
 const t = useTestApp({}, { adminId: "user_order_edits" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
 const M = "/medusa/admin";
-let LOC: string;
-let CHANNEL: string;
-let items: Record<string, string>;
-let cap: { variant: string; item: string };
-let OPTION: string;
-
-beforeAll(async () => {
-  LOC = (await t.app.modules.stockLocation.create({ name: "Edits warehouse" })).id;
-  CHANNEL = (await t.app.modules.salesChannel.create({ name: "Edits channel" })).id;
-  await t.app.modules.stockLocation.updateSalesChannels(LOC, { add: [CHANNEL] });
-  items = await stockTestVariants(t.app, [LOC]);
-  const product = await createFixtureProduct(
-    t,
-    {
-      title: "Cap",
-      status: "published",
-      variants: [{ title: "One size", size: "One", prices: [{ currency_code: "eur", amount: 500 }], stock: 10 }],
-    },
-    LOC,
-  );
-  const variant = product.variantIds[0]!;
-  const links = await t.app.modules.inventory.listVariantInventoryItems([variant]);
-  cap = { variant, item: links.get(variant)![0]!.inventory_item_id };
-  OPTION = (
-    await t.app.modules.fulfillment.createOption({ name: "Express", prices: [{ currency_code: "eur", amount: 900 }] })
-  ).id;
-});
+const f = useChangeFixtures(t, "Edits warehouse");
 
 /** An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00), its lines reserved at the warehouse. */
-const placed = () => placeTestOrder(t.app, { sales_channel_id: CHANNEL }, { reserve_at: LOC });
+const placed = () => placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const reserved = async (item: string) =>
-  (await t.app.modules.inventory.retrieveLevel(item, LOC)).reserved_quantity as number;
+  (await t.app.modules.inventory.retrieveLevel(item, f.LOC)).reserved_quantity as number;
 const stockLevels = async () => ({
-  shirt: await reserved(items.variant_shirt!),
-  mug: await reserved(items.variant_mug!),
-  cap: await reserved(cap.item),
+  shirt: await reserved(f.items.variant_shirt!),
+  mug: await reserved(f.items.variant_mug!),
+  cap: await reserved(f.cap.item),
 });
-const eventNames = async (orderId: string): Promise<string[]> => {
-  const result = (await t.database.db.execute(
-    sql`select name from event where data->>'order_id' = ${orderId} or data->>'id' = ${orderId} order by created_at, id`,
-  )) as unknown as Array<{ name: string }> | { rows: Array<{ name: string }> };
-  return (Array.isArray(result) ? result : result.rows).map((r) => r.name);
-};
-/** What `kasse check` finds wrong with the order, its lines or their reservations (nothing, after an edit). */
-const violations = async (orderId: string) => {
-  const current = await t.app.modules.order.retrieve(orderId);
-  const ids = new Set([orderId, ...current.items.flatMap((i) => [i.id, i.cart_line_item_id ?? i.id])]);
-  return (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>
-    r.violations.filter((v) => ids.has(v.id)).map((v) => `${r.name}: ${v.id} ${v.problem}`),
-  );
-};
-/** A 4xx `{type, message}` answer. */
-function refused(res: { statusCode: number; json: () => unknown; body: string }, status: number) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { type: string; message: string };
-  expect(typeof body.type).toBe("string");
-  expect(typeof body.message).toBe("string");
-}
 const begin = async (orderId: string) => {
   const res = await t.admin.post("/admin/order-edits", { order_id: orderId, description: "Customer called" });
   expect(res.statusCode, res.body).toBe(200);
@@ -99,12 +55,12 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(noted.json().order_change.actions[0].details).toMatchObject({ quantity: 3, unit_price: 10 });
 
     const added = await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
-      items: [{ variant_id: cap.variant, quantity: 2 }],
+      items: [{ variant_id: f.cap.variant, quantity: 2 }],
     });
     expect(added.statusCode, added.body).toBe(200);
     const preview = added.json().order_preview;
     expect(preview.items).toHaveLength(3);
-    const capLine = preview.items.find((i: { variant_id: string }) => i.variant_id === cap.variant);
+    const capLine = preview.items.find((i: { variant_id: string }) => i.variant_id === f.cap.variant);
     expect(capLine).toMatchObject({ quantity: 2, unit_price: 500, total: 1000 });
     expect(capLine.actions[0]).toMatchObject({ action: "ITEM_ADD", amount: 1000 });
     expect(preview).toMatchObject({ total: 5200, item_total: 4500, shipping_total: 700 });
@@ -152,7 +108,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(after.items.map((i: { variant_id: string; quantity: number }) => [i.variant_id, i.quantity])).toEqual([
       ["variant_shirt", 3],
       ["variant_mug", 1],
-      [cap.variant, 1],
+      [f.cap.variant, 1],
     ]);
     // Stock: only the differences (one more shirt, one cap); the mug is not touched.
     expect(await stockLevels()).toEqual({ shirt: 3, mug: 1, cap: 1 });
@@ -202,9 +158,9 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // The log still answers as before, with the confirmation in it.
     const log = (await t.admin.get(`/admin/orders/${o.id}/changes?limit=100`)).json().order_changes;
     expect(log.map((c: { action: string }) => c.action)).toContain("order_edit_confirmed");
-    expect(await eventNames(o.id)).toEqual(expect.arrayContaining(["order.updated", "order-edit.confirmed"]));
+    expect(await orderEventNames(t, o.id)).toEqual(expect.arrayContaining(["order.updated", "order-edit.confirmed"]));
 
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
 
     // Confirming twice is refused and changes nothing.
     refused(await t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}), 400);
@@ -234,7 +190,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(after.payment_collections).toHaveLength(1);
     expect(await stockLevels()).toEqual({ ...before, shirt: before.shirt - 1 });
     // The 11.00 captured above the new total is due back, not a fault.
-    expect(await violations(o.id)).toEqual([]);
+    expect(await orderViolations(t, o.id)).toEqual([]);
   });
 
   it("adds a shipping method, changes and drops it, then confirms one", async () => {
@@ -242,7 +198,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const edit = await begin(o.id);
     const add = () =>
       t.admin.post(`/admin/order-edits/${edit.order_id}/shipping-method`, {
-        shipping_option_id: OPTION,
+        shipping_option_id: f.OPTION,
         custom_amount: 300,
       });
     let res = await add();
@@ -289,13 +245,13 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     refused(await t.admin.post("/admin/order-edits", { order_id: o.id }), 400);
     refused(
       await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
-        items: [{ variant_id: cap.variant, quantity: 0 }],
+        items: [{ variant_id: f.cap.variant, quantity: 0 }],
       }),
       400,
     );
     refused(
       await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
-        items: [{ variant_id: cap.variant, quantity: -1 }],
+        items: [{ variant_id: f.cap.variant, quantity: -1 }],
       }),
       400,
     );
@@ -350,7 +306,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     // The shirts are fulfilled before the edit is confirmed: taking them off is refused.
     const fulfilled = await t.admin.post(`/admin/orders/${o.id}/fulfillments`, {
       items: [{ id: shirt.id, quantity: 2 }],
-      location_id: LOC,
+      location_id: f.LOC,
     });
     expect(fulfilled.statusCode, fulfilled.body).toBe(200);
     const stock = await stockLevels();
@@ -386,7 +342,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const edit = await begin(o.id);
     await t.admin.post(`/admin/order-edits/${edit.order_id}/items/item/${shirt.id}`, { quantity: 4 });
     await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
-      items: [{ variant_id: cap.variant, quantity: 1 }],
+      items: [{ variant_id: f.cap.variant, quantity: 1 }],
     });
     const before = { order: await order(o.id), stock: await stockLevels() };
     const failures: Array<[string, "INSERT" | "UPDATE", string]> = [
@@ -424,9 +380,9 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     const { order: o } = await placed();
     const edit = await begin(o.id);
     await t.admin.post(`/admin/order-edits/${edit.order_id}/items`, {
-      items: [{ variant_id: cap.variant, quantity: 1 }],
+      items: [{ variant_id: f.cap.variant, quantity: 1 }],
     });
-    const before = await reserved(cap.item);
+    const before = await reserved(f.cap.item);
     const answers = await Promise.all([
       t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}),
       t.admin.post(`/admin/order-edits/${edit.order_id}/confirm`, {}),
@@ -435,7 +391,7 @@ describe("order edits (Medusa's order change, edit kind)", () => {
     expect(codes[0]).toBe(200);
     expect([400, 409]).toContain(codes[1]);
     expect(await order(o.id)).toMatchObject({ version: 2, total: 3700 });
-    expect(await reserved(cap.item)).toBe(before + 1);
+    expect(await reserved(f.cap.item)).toBe(before + 1);
     expect((await order(o.id)).payment_collections).toHaveLength(2);
   });
 });

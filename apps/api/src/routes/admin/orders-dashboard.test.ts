@@ -59,7 +59,7 @@ describe("what the dashboard's order page reads", () => {
     expect((await t.admin.get("/admin/orders/order_missing/changes?change_type=edit")).statusCode).toBe(404);
   });
 
-  it("lists claims and exchanges truthfully as empty, with Medusa's filters; none is found by id", async () => {
+  it("lists claims and exchanges with Medusa's filters (none on a new order); an unknown id is not found", async () => {
     const { order } = await placeTestOrder(t.app, { customer_id: "cus_claims" });
     for (const plural of ["claims", "exchanges"]) {
       const res = await t.admin.get(`/admin/${plural}?order_id=${order.id}&fields=*additional_items&limit=20`);

@@ -1,0 +1,103 @@
+import { and, eq, inArray } from "drizzle-orm";
+import {
+  db,
+  inList,
+  insertRows,
+  liveRecords,
+  rangeConditions,
+  statement,
+  type ListPaging,
+  type Placeholders,
+  type RangeFilter,
+  textSearch,
+} from "@kasse/db";
+import {
+  orderClaimExchange,
+  orderReturnChange,
+  orderVersionChange,
+  type ClaimExchangeKind,
+  type OrderChangeStatus,
+  type OrderClaimExchangeRow,
+} from "../schema";
+
+const records = liveRecords(orderClaimExchange, "Order change", {
+  created_at: orderClaimExchange.created_at,
+  updated_at: orderClaimExchange.updated_at,
+});
+
+const byReturn = statement((v: Placeholders<{ return_id: string }>) =>
+  db
+    .select()
+    .from(orderClaimExchange)
+    .where(and(eq(orderClaimExchange.return_id, v.return_id), records.live)),
+);
+
+const byChange = statement((v: Placeholders<{ change_id: string }>) =>
+  db
+    .select()
+    .from(orderClaimExchange)
+    .where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
+);
+
+const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
+  db
+    .select({ return_id: orderClaimExchange.return_id })
+    .from(orderClaimExchange)
+    .where(and(inList(orderClaimExchange.order_id, v.ids), records.live)),
+);
+
+const insertReturnChanges = insertRows(orderReturnChange);
+
+/** Filters of a list of exchanges or claims (Medusa's list query). */
+export interface ClaimExchangeFilters {
+  id?: string[];
+  order_id?: string[];
+  /** Their order changes' statuses. */
+  status?: OrderChangeStatus[];
+  /** Part of the id or the order's id. */
+  q?: string;
+  created_at?: RangeFilter<Date>;
+  updated_at?: RangeFilter<Date>;
+}
+
+/** The statements of exchanges and claims (`order_claim_exchange`). */
+export const claimExchangeQueries = {
+  insert: (row: typeof orderClaimExchange.$inferInsert) => records.insert(row),
+  find: records.find,
+  lock: records.lock,
+  update: (id: string, values: Partial<typeof orderClaimExchange.$inferInsert>) => records.update(id, values),
+  remove: records.softDelete,
+  /** The exchange or claim whose return is `returnId`, if any. */
+  ofReturn: async (returnId: string): Promise<OrderClaimExchangeRow | undefined> =>
+    (await byReturn({ return_id: returnId }))[0],
+  /** The ids of the returns exchanges and claims of these orders took their inbound units on. */
+  returnIdsOfOrders: async (orderIds: string[]): Promise<string[]> =>
+    (await returnsOfOrders({ ids: orderIds })).map((r) => r.return_id),
+  /** The exchange or claim whose order change is `changeId`, if any. */
+  ofChange: async (changeId: string): Promise<OrderClaimExchangeRow | undefined> =>
+    (await byChange({ change_id: changeId }))[0],
+  /** A page of exchanges or claims. */
+  list: (kind: ClaimExchangeKind, filters: ClaimExchangeFilters, page: ListPaging) =>
+    records.list(
+      [
+        eq(orderClaimExchange.kind, kind),
+        filters.id ? inList(orderClaimExchange.id, filters.id) : undefined,
+        filters.order_id ? inList(orderClaimExchange.order_id, filters.order_id) : undefined,
+        filters.status
+          ? inArray(
+              orderClaimExchange.change_id,
+              db
+                .select({ id: orderVersionChange.id })
+                .from(orderVersionChange)
+                .where(inList(orderVersionChange.status, filters.status)),
+            )
+          : undefined,
+        ...textSearch(filters.q, [orderClaimExchange.id, orderClaimExchange.order_id]),
+        ...rangeConditions(orderClaimExchange.created_at, filters.created_at),
+        ...rangeConditions(orderClaimExchange.updated_at, filters.updated_at),
+      ],
+      page,
+    ),
+  /** Puts back a return request a confirmation deleted (the compensation of that confirmation). */
+  restoreReturnChange: (row: typeof orderReturnChange.$inferInsert) => insertReturnChanges([row]),
+};
