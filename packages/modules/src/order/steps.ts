@@ -1,12 +1,5 @@
 import { step } from "@kasse/workflows";
-import type {
-  ClaimExchangeKind,
-  OrderActor,
-  OrderCreate,
-  ReturnCreate,
-  ReturnCreateInput,
-  ReturnReceive,
-} from "./schema";
+import type { ClaimExchangeKind, OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
 import type { AppliedClaimExchange } from "./claims-exchanges";
 import { type ReturnReceipt } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
