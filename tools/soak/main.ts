@@ -68,8 +68,7 @@ async function prepare(
   });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const db = infra.database.db;
-    const store = await seedDemoStore(createModules(db));
+    const store = await seedDemoStore(createModules());
     if (!store) throw new Error("the new soak database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     await createRegionService().update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });

@@ -64,7 +64,7 @@ async function prepareDatabase(): Promise<DemoStore> {
   const config = loadConfig({ DATABASE_URL: urlOf(dbName), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const modules = createModules(infra.database.db);
+    const modules = createModules();
     const store = await seedDemoStore(modules);
     if (!store) throw new Error("the new bench database was not empty");
     await stockGenerously(modules, store);

@@ -68,7 +68,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   if (!onPostgres() || !process.env.REDIS_URL) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(createModules(database.db)))!;
+  store = (await seedDemoStore(createModules()))!;
   // A webhook endpoint that takes order.placed, and one that always fails.
   receiver = createServer((req, res) => {
     req.resume();

@@ -28,7 +28,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   if (!onPostgres()) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(createModules(database.db)))!;
+  store = (await seedDemoStore(createModules()))!;
   env = {
     DATABASE_URL: database.url!,
     REDIS_URL: redisUrl,

@@ -11,7 +11,6 @@ export {
 export {
   db,
   currentHandle,
-  handleOn,
   inTransaction,
   lockKeys,
   onDatabase,

@@ -1,4 +1,4 @@
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { confirmReturnRequestStep, createReturnStep, type OrderActor, type ReturnCreate } from "@kasse/modules/order";
 
 export interface CreateReturnInput {

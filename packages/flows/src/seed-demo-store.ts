@@ -237,7 +237,7 @@ const handleOf = (title: string) =>
  * products with variants, prices and stock. Does nothing (returns null) when the store already
  * has regions or products, so `kasse seed` and the first embedded start can both call it.
  * @example
- * const store = await seedDemoStore(createModules(db));
+ * const store = await seedDemoStore(createModules());
  * if (store) console.log(`publishable key: ${store.publishable_api_key}`);
  */
 export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Promise<DemoStore | null> {

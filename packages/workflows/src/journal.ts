@@ -5,6 +5,7 @@ import {
   inList,
   pgErrorCode,
   listPage,
+  onDatabase,
   orderBy,
   rangeConditions,
   type Db,
@@ -600,7 +601,10 @@ export async function listExecutions(
     workflow_id: executions.workflow_id,
     state: executions.state,
   };
-  return listPage(db, executions, where, orderBy(paging.order, columns, executions.id, "-created_at"), paging);
+  // On the engine's own database (a test plays a second process on another one).
+  return onDatabase(db, () =>
+    listPage(executions, where, orderBy(paging.order, columns, executions.id, "-created_at"), paging),
+  );
 }
 
 /**
