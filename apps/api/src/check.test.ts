@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db as ambient, onDatabase, queryRows, readSnapshot } from "@kasse/db";
-import { checkInvariants, seedDemoStore, type CheckResult, type DemoStore } from "@kasse/flows";
+import { checkInvariants, seedDemoStore, type CheckResult, type DemoStore } from "@kasse/operations";
 import { createTestApp, type TestApp } from "./testing";
 import { checkoutReadyCart } from "./testing/checkout";
 

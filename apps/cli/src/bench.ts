@@ -13,7 +13,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
-import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
+import { createUserAccount } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { createModules } from "@kasse/modules";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));

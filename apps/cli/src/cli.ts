@@ -70,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       const [{ migrationStatus }, { checkInvariants }, { createModules }, { formatReport }] = await Promise.all([
         import("@kasse/db"),
-        import("@kasse/flows"),
+        import("@kasse/operations"),
         import("@kasse/modules"),
         import("./check"),
       ]);
@@ -105,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       const config = loadBaseConfig();
       const [{ createInfrastructure }, { seedDemoStore }, { demoPicture }, { describeStore }] = await Promise.all([
         import("@kasse/runtime"),
-        import("@kasse/flows"),
+        import("@kasse/operations"),
         import("@kasse/api"),
         import("./seed"),
       ]);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createUserAccount, seedDemoStore } from "@kasse/flows";
+import { createUserAccount } from "@kasse/flows";
+import { seedDemoStore } from "@kasse/operations";
 import type { TestApp } from "../../src/testing";
 import type { Pools } from "./arbitraries";
 

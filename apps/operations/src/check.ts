@@ -1,6 +1,6 @@
 import { db, readSnapshot } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
-import { completeCartWorkflow } from "./complete-cart";
+import { completeCartWorkflow } from "@kasse/flows";
 import { activeExecutionKeys, overdueExecutions, stuckAfterMs } from "@kasse/workflows";
 
 /** One broken invariant: the id of the offending row and what is wrong with it. */

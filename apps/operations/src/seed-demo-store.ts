@@ -1,7 +1,7 @@
 import { transaction } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import type { ProductCreate } from "@kasse/modules/product";
-import { createProductsIn } from "./create-products";
+import { createProductsIn } from "@kasse/flows";
 
 /** What the seed created: printed by `kasse seed` so a new user can point a storefront at it. */
 export interface DemoStore {
