@@ -47,7 +47,6 @@ const inSources = [
   "RECEIVE_RETURN_ITEM",
   "RETURN_ITEM",
   "SHIPPING_ADD",
-  "UNCONVERTED_MODULES",
 ];
 /** ... and other programs' settings (Node, Medusa's storefront, psql, a webhook receiver's example). */
 const otherPrograms = [
