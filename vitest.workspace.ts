@@ -1,4 +1,5 @@
-// The one list of test projects: one per workspace. The root vitest.config.ts imports it.
+// The one list of test projects: one per workspace with tests (apps/operations has none of its own: the
+// API's tests run the seed and the check). The root vitest.config.ts imports it.
 export const projects = [
   "packages/core",
   "packages/db",

@@ -50,7 +50,7 @@ function locate(file) {
 function target(source, file) {
   if (source.startsWith("@kasse/")) {
     const [, pkg, sub] = source.split("/");
-    if (["api", "worker", "cli", "admin"].includes(pkg)) return { layer: "apps", name: pkg };
+    if (["api", "worker", "cli", "admin", "operations"].includes(pkg)) return { layer: "apps", name: pkg };
     if (pkg === "modules") return { layer: "modules", name: sub ?? "*" };
     return { layer: pkg, name: pkg };
   }

@@ -1,18 +1,10 @@
 // The one way to reach the database ([16], docs/CONVENTIONS.md "Data"): a module's SQL lives in its
 // queries file(s), on the ambient handle, written with `statement`, `db`, `inList`, `listPage`,
 // `liveRecords`, `jsonRelation` and `groupBy`; nothing takes or passes a database handle. This rule
-// forbids what that replaced. Modules not yet converted are listed below: the list shrinks with each
-// conversion (docs/CONVENTIONS.md "Converting a module"), and the last one deletes it with the
-// deprecated forms in @kasse/db.
+// forbids what that replaced.
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-/** Modules still on the handle-passing forms. Remove a module's name in the commit that converts it. */
-export const UNCONVERTED_MODULES = new Set([]);
-
-/** Files outside the modules still on a replaced form (the modules container). */
-const UNCONVERTED_FILES = new Set(["packages/modules/src/modules.ts"]);
 
 /** What the one way replaced, as @kasse/db exports it. */
 const REPLACED = new Map([
@@ -53,7 +45,7 @@ export default {
       raw: "sql.raw is for migrations and @kasse/db only: write the statement with the drizzle builder or sql`…` (values as parameters, names with sql.identifier)",
       drizzle:
         "only a module's queries file (and schema.ts) imports drizzle: name the statement in queries.ts and call it",
-      handle: "a converted module takes no database handle: queries read the ambient one (`db`, `statement`)",
+      handle: "a module takes no database handle: queries read the ambient one (`db`, `statement`)",
       schemaExport:
         "a module's index exports no table: tests, migrations and `kasse check` import `@kasse/modules/{{module}}/tables`",
     },
@@ -64,33 +56,31 @@ export default {
     if (rel.startsWith("packages/db/") || rel.startsWith("packages/core/") || rel.startsWith("drizzle/")) return {};
     const test = isTestCode(rel);
     const inModule = moduleOf(rel);
-    const converted = inModule && !UNCONVERTED_MODULES.has(inModule.module);
-    const exempt = test || UNCONVERTED_FILES.has(rel) || (inModule && !converted);
     const checkImport = (node) => {
       const source = node.source?.value;
       if (typeof source !== "string") return;
-      if (converted && !test && !mayDeclareOrReadTables(inModule.file) && source.startsWith("drizzle-orm"))
+      if (inModule && !test && !mayDeclareOrReadTables(inModule.file) && source.startsWith("drizzle-orm"))
         context.report({ node, messageId: "drizzle" });
       if (source !== "@kasse/db") return;
       for (const spec of node.specifiers ?? []) {
         const name = spec.imported?.name;
         if (!name) continue;
-        if (!exempt && REPLACED.has(name))
+        if (!test && REPLACED.has(name))
           context.report({ node: spec, messageId: "replaced", data: { name, by: REPLACED.get(name) } });
-        if (converted && !test && (name === "Db" || name === "Tx")) context.report({ node: spec, messageId: "handle" });
+        if (inModule && !test && (name === "Db" || name === "Tx")) context.report({ node: spec, messageId: "handle" });
       }
     };
     return {
       ImportDeclaration: checkImport,
       ExportAllDeclaration(node) {
-        if (converted && inModule.file === "index.ts" && /^\.\/(schema|tables)$/.test(node.source.value))
+        if (inModule && inModule.file === "index.ts" && /^\.\/(schema|tables)$/.test(node.source.value))
           context.report({ node, messageId: "schemaExport", data: { module: inModule.module } });
       },
       // `sql.raw(…)`
       CallExpression(node) {
         const callee = node.callee;
         if (
-          !exempt &&
+          !test &&
           callee.type === "MemberExpression" &&
           callee.object.type === "Identifier" &&
           callee.object.name === "sql" &&

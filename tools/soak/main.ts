@@ -9,7 +9,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { connect, type Database } from "@kasse/db";
-import { createUserAccount, seedDemoStore } from "@kasse/flows";
+import { createUserAccount } from "@kasse/flows";
+import { seedDemoStore } from "@kasse/operations";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { createModules } from "@kasse/modules";
 import { createInventoryService } from "@kasse/modules/inventory";
@@ -68,8 +69,7 @@ async function prepare(
   });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const db = infra.database.db;
-    const store = await seedDemoStore(createModules(db));
+    const store = await seedDemoStore(createModules());
     if (!store) throw new Error("the new soak database was not empty");
     await createUserAccount(infra.engine, admin, { scryptLogN: config.scryptLogN });
     await createRegionService().update(store.region_ids.us, { payment_providers: ["pp_system_default", "pp_test"] });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, readSnapshot } from "@kasse/db";
-import { checkInvariants, seedDemoStore, type CheckResult, type DemoStore } from "@kasse/flows";
+import { db as ambient, onDatabase, queryRows, readSnapshot } from "@kasse/db";
+import { checkInvariants, seedDemoStore, type CheckResult, type DemoStore } from "@kasse/operations";
 import { createTestApp, type TestApp } from "./testing";
 import { checkoutReadyCart } from "./testing/checkout";
 
@@ -79,8 +79,8 @@ describe("checkInvariants (kasse check)", () => {
     expect(results).toHaveLength(8);
     expect(failures(results)).toEqual([]);
     // The checks read one snapshot, in a transaction that cannot write.
-    const write = await readSnapshot(t.database.db, (tx) =>
-      tx.execute(sql`update cart set email = 'x@example.com'`),
+    const write = await onDatabase(t.database.db, () =>
+      readSnapshot(() => ambient.execute(sql`update cart set email = 'x@example.com'`)),
     ).then(
       () => null,
       (error: Error) => error,

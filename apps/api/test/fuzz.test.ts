@@ -5,7 +5,7 @@ import fc from "fast-check";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { stringify } from "qs";
-import { checkInvariants } from "@kasse/flows";
+import { checkInvariants } from "@kasse/operations";
 import { createTestApp, type TestApp } from "../src/testing";
 import { registeredOperations } from "../src/testing/operations";
 import {

@@ -20,7 +20,7 @@ export async function ensureFirstAdmin(
   config: Config,
   infra: Required<Pick<Infrastructure, "database" | "engine">>,
 ): Promise<FirstAdmin | null> {
-  if (await createModules(infra.database.db).user.any()) return null;
+  if (await createModules().user.any()) return null;
   const email = config.env.KASSE_ADMIN_EMAIL ?? DEFAULT_EMAIL;
   const given = config.env.KASSE_ADMIN_PASSWORD;
   const password = given ?? randomBytes(12).toString("base64url");

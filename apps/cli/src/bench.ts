@@ -13,7 +13,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
 import { connect } from "@kasse/db";
-import { createUserAccount, seedDemoStore, type DemoStore } from "@kasse/flows";
+import { createUserAccount } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { createModules } from "@kasse/modules";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
@@ -64,7 +65,7 @@ async function prepareDatabase(): Promise<DemoStore> {
   const config = loadConfig({ DATABASE_URL: urlOf(dbName), JWT_SECRET: jwtSecret, LOG_LEVEL: "warn" });
   const infra = await createInfrastructure(config, { migrate: true });
   try {
-    const modules = createModules(infra.database.db);
+    const modules = createModules();
     const store = await seedDemoStore(modules);
     if (!store) throw new Error("the new bench database was not empty");
     await stockGenerously(modules, store);

@@ -1,4 +1,4 @@
-import type { CheckResult } from "@kasse/flows";
+import type { CheckResult } from "@kasse/operations";
 
 /** How many violations of one check the report lists (the check itself collects a few more, to say "at least"). */
 const SHOWN = 10;

@@ -70,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       const [{ migrationStatus }, { checkInvariants }, { createModules }, { formatReport }] = await Promise.all([
         import("@kasse/db"),
-        import("@kasse/flows"),
+        import("@kasse/operations"),
         import("@kasse/modules"),
         import("./check"),
       ]);
@@ -94,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
         }
         const cap = 50;
         const { leaseMs, recoveryEveryMs } = config.workflows;
-        const results = await checkInvariants(createModules(database.db), { leaseMs, recoveryEveryMs, cap });
+        const results = await checkInvariants(createModules(), { leaseMs, recoveryEveryMs, cap });
         console.log(formatReport(results, cap));
         return results.some((r) => r.violations.length) ? 1 : 0;
       } finally {
@@ -105,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       const config = loadBaseConfig();
       const [{ createInfrastructure }, { seedDemoStore }, { demoPicture }, { describeStore }] = await Promise.all([
         import("@kasse/runtime"),
-        import("@kasse/flows"),
+        import("@kasse/operations"),
         import("@kasse/api"),
         import("./seed"),
       ]);
@@ -137,7 +137,7 @@ export async function run(argv: string[]): Promise<number> {
       ]);
       const { database } = await openDatabase(config, "kasse credentials");
       try {
-        console.log((await describeCredentials(createModules(database.db))).join("\n"));
+        console.log((await describeCredentials(createModules())).join("\n"));
       } finally {
         await database.close();
       }
@@ -156,7 +156,7 @@ export async function run(argv: string[]): Promise<number> {
         ]);
         const { database } = await openDatabase(config, "kasse user reset-password");
         try {
-          const reset = await resetAdminPassword(createModules(database.db, { scryptLogN: config.scryptLogN }), {
+          const reset = await resetAdminPassword(createModules({ scryptLogN: config.scryptLogN }), {
             email: values.email,
             password: values.password,
           });

@@ -1,4 +1,4 @@
-import { lockKeys, migrate, migrationStatus, transaction, type Database } from "@kasse/db";
+import { lockKeys, migrate, migrationStatus, onDatabase, transaction, type Database } from "@kasse/db";
 
 /**
  * Applies pending migrations while holding a PostgreSQL advisory lock, so two processes
@@ -10,8 +10,10 @@ export async function migrateExclusively(database: Database): Promise<void> {
   if (database.kind === "pglite")
     return (await migrationStatus(database)).pending.length > 0 ? migrate(database) : undefined;
   // The lock is held by this transaction's connection; the migrator runs on another one of the pool.
-  await transaction(database.db, async (tx) => {
-    await lockKeys(tx, ["kasse:migrate"]);
-    await migrate(database);
-  });
+  await onDatabase(database.db, () =>
+    transaction(async () => {
+      await lockKeys(["kasse:migrate"]);
+      await migrate(database);
+    }),
+  );
 }

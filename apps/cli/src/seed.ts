@@ -1,4 +1,4 @@
-import type { DemoStore } from "@kasse/flows";
+import type { DemoStore } from "@kasse/operations";
 
 /** What a new user needs to point a storefront at the demo store. */
 export function describeStore(store: DemoStore): string[] {

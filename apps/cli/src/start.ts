@@ -8,7 +8,7 @@ import {
   workerEvents,
   type Config,
 } from "@kasse/runtime";
-import { seedDemoStore } from "@kasse/flows";
+import { seedDemoStore } from "@kasse/operations";
 import { startWorker } from "@kasse/worker";
 import { ensureFirstAdmin } from "./admin-user";
 import { prepareAdminUi } from "./admin-ui";

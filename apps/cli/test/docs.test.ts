@@ -48,7 +48,6 @@ const inSources = [
   "RETURN_ITEM",
   "SHIPPING_ADD",
   "WRITE_OFF_ITEM",
-  "UNCONVERTED_MODULES",
 ];
 /** ... and other programs' settings (Node, Medusa's storefront, psql, a webhook receiver's example). */
 const otherPrograms = [

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { createModules } from "@kasse/modules";
 import { createWebhookService } from "@kasse/modules/event";
 import { loadBaseConfig } from "@kasse/runtime";
@@ -68,7 +68,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   if (!onPostgres() || !process.env.REDIS_URL) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(createModules(database.db)))!;
+  store = (await seedDemoStore(createModules()))!;
   // A webhook endpoint that takes order.placed, and one that always fails.
   receiver = createServer((req, res) => {
     req.resume();

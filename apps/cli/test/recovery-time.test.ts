@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { createModules } from "@kasse/modules";
 import { loadBaseConfig } from "@kasse/runtime";
 import { startKasse, type RunningKasse } from "./kasse-process";
@@ -39,7 +39,7 @@ function killHard(kasse: RunningKasse): void {
 beforeAll(async () => {
   if (!onPostgres()) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(createModules(database.db)))!;
+  store = (await seedDemoStore(createModules()))!;
   // Enough stock that no checkout fails for want of it: what is measured is recovery, not contention.
   await database.db.execute(sql`update inventory_level set stocked_quantity = 100000`);
   env = {

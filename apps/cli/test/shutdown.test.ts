@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { createTestDatabase, onPostgres, type TestDatabase } from "@kasse/db/testing";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { createModules } from "@kasse/modules";
 import { loadBaseConfig } from "@kasse/runtime";
 import { startKasse, type Exit } from "./kasse-process";
@@ -28,7 +28,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   if (!onPostgres()) return;
   database = await createTestDatabase();
-  store = (await seedDemoStore(createModules(database.db)))!;
+  store = (await seedDemoStore(createModules()))!;
   env = {
     DATABASE_URL: database.url!,
     REDIS_URL: redisUrl,

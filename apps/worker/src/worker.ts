@@ -117,8 +117,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   });
   if (options.events) {
     const events = options.events;
-    const db = infra.database.db;
-    const modules = createModules(db, { secret: events.secret, webhookAllowPrivate: events.allowPrivate });
+    const modules = createModules({ secret: events.secret, webhookAllowPrivate: events.allowPrivate });
     dispatcher = createEventDispatcher({
       webhooks: modules.webhooks,
       subscribers: bindSubscribers(events.subscribers ?? allSubscribers, { modules, engine }),

@@ -185,7 +185,7 @@ describe("worker", () => {
   });
 
   it("lists the maintenance jobs: recovery sweep and the idempotency-key purge", async () => {
-    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
     const jobs = maintenanceJobs({ db: database.db, engine });
     expect(jobs.map((j) => j.name)).toEqual(["workflow-recovery", "purge-idempotency-keys"]);
     await claimIdempotencyKey(database.db, { scope: "s", key: "old", fingerprint: "f", ttlMs: -1000 });

@@ -87,17 +87,6 @@ describe("transaction", () => {
     expect(await bodies()).toEqual(["a", "b", "c"]);
   });
 
-  it("enters the legacy form's transaction too, so code reading the ambient handle joins it", async () => {
-    await expect(
-      transaction(database.db, async (tx) => {
-        await tx.insert(note).values({ id: "a", body: "by hand" });
-        await insertNote({ id: "b", body: "ambient" });
-        throw new Error("undo both");
-      }),
-    ).rejects.toThrow("undo both");
-    expect(await bodies()).toEqual([]);
-  });
-
   it("carries the transaction again once every scope has closed (the store is off in between)", async () => {
     await transaction(async () => void (await insertNote({ id: "a", body: "first" })));
     expect(inTransaction()).toBe(false);

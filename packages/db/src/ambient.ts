@@ -75,61 +75,18 @@ export function currentHandle(): Db {
   return (scope?.tx as Db | undefined) ?? databaseOf(scope);
 }
 
-/**
- * The transaction in progress, for a caller that opened it and hands it on as such (the engine's
- * step context); an error when none is open.
- */
-export function currentTransaction(): Tx {
-  const tx = scopes.getStore()?.tx;
-  if (!tx) throw new Error("No transaction in progress");
-  return tx;
-}
-
-/** What `handleOn(database)` stands for now: the transaction in progress on `database`, else `database`. */
-function handleOnNow(database: Db): Db {
-  const scope = scopes.getStore();
-  return scope?.tx && scope.database === database ? scope.tx : database;
-}
-
-/** The database a proxy of {@link proxyOf} stands for (`null`: the current one, `db`). */
-const proxied = new WeakMap<object, Db | null>();
-
-function proxyOf(database: Db | null): Db {
-  const target = () => (database ? handleOnNow(database) : currentHandle());
-  const proxy = new Proxy({} as Db, {
+/** A stand-in for {@link currentHandle}: each use reads the transaction in progress, else the database. */
+function ambientHandle(): Db {
+  return new Proxy({} as Db, {
     get(_, key) {
-      const handle = target();
+      const handle = currentHandle();
       const value: unknown = Reflect.get(handle, key, handle);
       return typeof value === "function" ? value.bind(handle) : value;
     },
-    set: (_, key, value) => Reflect.set(target(), key, value),
-    has: (_, key) => Reflect.has(target(), key),
-    // `instanceof PgTransaction` (legacy `isTransaction`) asks the handle it stands for.
-    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+    set: (_, key, value) => Reflect.set(currentHandle(), key, value),
+    has: (_, key) => Reflect.has(currentHandle(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(currentHandle()),
   });
-  proxied.set(proxy, database);
-  return proxy;
-}
-
-const handles = new WeakMap<Db, Db>();
-
-/**
- * `database` as a handle that follows the transaction in progress on it: what the runtime builds the
- * modules not yet converted over ([16]), so that they run in the ambient transaction too, on their
- * process's database (a test plays two processes on two databases).
- * @deprecated Goes with the last module converted.
- */
-export function handleOn(database: Db): Db {
-  let handle = handles.get(database);
-  if (!handle) handles.set(database, (handle = proxyOf(database)));
-  return handle;
-}
-
-/** The handle a legacy caller's `db` stands for now, and the database of a scope opened on it. */
-function legacyTarget(first: Db, scope: Scope | undefined): { handle: Db; database: Db } {
-  if (!proxied.has(first)) return { handle: first, database: scope?.database ?? processDatabase ?? first };
-  const own = proxied.get(first) ?? null;
-  return own ? { handle: handleOnNow(own), database: own } : { handle: currentHandle(), database: databaseOf(scope) };
 }
 
 /** Whether a transaction is in progress here (its statements go down one connection, in order). */
@@ -143,29 +100,12 @@ export const inTransaction = (): boolean => scopes.getStore()?.tx !== undefined;
  * @example
  * await transaction(async () => { await cartQueries.lockById(id); await cartQueries.addLine(line); });
  */
-export function transaction<T>(fn: () => Promise<T>, options?: { savepoint?: boolean }): Promise<T>;
-/**
- * The form of modules not yet converted to the ambient transaction ([16]): `fn` gets the handle, and
- * the modules it calls that read the ambient one run in the same transaction. Inside an open
- * transaction (`db` is one) it nests as a savepoint, as it always did.
- * @deprecated Write `transaction(() => …)`; the last module converted removes this form.
- */
-export function transaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
-export function transaction<T>(
-  first: Db | (() => Promise<T>),
-  second?: ((tx: Tx) => Promise<T>) | { savepoint?: boolean },
-): Promise<T> {
+export function transaction<T>(fn: () => Promise<T>, options?: { savepoint?: boolean }): Promise<T> {
   const scope = scopes.getStore();
-  if (typeof first === "function") {
-    if (scope?.tx && !(second as { savepoint?: boolean } | undefined)?.savepoint) return first();
-    const database = databaseOf(scope);
-    const outer = (scope?.tx as Db | undefined) ?? database;
-    return outer.transaction((tx) => inScope({ database, tx }, first));
-  }
-  const fn = second as (tx: Tx) => Promise<T>;
-  // The legacy handle may be an ambient one (`db`, `handleOn`): open the transaction on what it stands for now.
-  const { handle, database } = legacyTarget(first, scope);
-  return handle.transaction((tx) => inScope({ database, tx }, () => fn(tx)));
+  if (scope?.tx && !options?.savepoint) return fn();
+  const database = databaseOf(scope);
+  const outer = (scope?.tx as Db | undefined) ?? database;
+  return outer.transaction((tx) => inScope({ database, tx }, fn));
 }
 
 /**
@@ -174,19 +114,12 @@ export function transaction<T>(
  * @example
  * const report = await readSnapshot(() => checkIntegrity());
  */
-export function readSnapshot<T>(fn: () => Promise<T>): Promise<T>;
-/** @deprecated The form of modules not yet converted ([16]): write `readSnapshot(() => …)`. */
-export function readSnapshot<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T>;
-export function readSnapshot<T>(first: Db | (() => Promise<T>), second?: (tx: Tx) => Promise<T>): Promise<T> {
-  const scope = scopes.getStore();
-  const { handle, database } =
-    typeof first === "function"
-      ? { handle: databaseOf(scope), database: databaseOf(scope) }
-      : legacyTarget(first, scope);
-  return handle.transaction((tx) =>
+export function readSnapshot<T>(fn: () => Promise<T>): Promise<T> {
+  const database = databaseOf(scopes.getStore());
+  return database.transaction((tx) =>
     inScope({ database, tx }, async () => {
       await tx.execute(sql`set transaction isolation level repeatable read, read only`);
-      return typeof first === "function" ? first() : second!(tx);
+      return fn();
     }),
   );
 }
@@ -197,12 +130,8 @@ export function readSnapshot<T>(first: Db | (() => Promise<T>), second?: (tx: Tx
  * @example
  * await transaction(async () => { await lockKeys([`cart:${id}`]); ... });
  */
-export async function lockKeys(keys: readonly string[]): Promise<void>;
-/** @deprecated The form of modules not yet converted ([16]): write `lockKeys(keys)`. */
-export async function lockKeys(tx: Tx | Db, keys: readonly string[]): Promise<void>;
-export async function lockKeys(first: Tx | Db | readonly string[], second?: readonly string[]): Promise<void> {
-  const handle = Array.isArray(first) ? currentHandle() : (first as Db);
-  const keys = Array.isArray(first) ? (first as readonly string[]) : second!;
+export async function lockKeys(keys: readonly string[]): Promise<void> {
+  const handle = currentHandle();
   for (const key of [...new Set(keys)].sort())
     await handle.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }
@@ -213,4 +142,4 @@ export async function lockKeys(first: Tx | Db | readonly string[], second?: read
  * @example
  * const rows = await db.select().from(salesChannel).where(and(...conditions));
  */
-export const db: Db = proxyOf(null);
+export const db: Db = ambientHandle();

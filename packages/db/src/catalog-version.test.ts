@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "./testing";
 import { CART_TABLES, CATALOG_TABLES, catalogVersionReader, currentCartVersion } from "./catalog-version";
 import { queryRows } from "./rows";
-import { transaction } from "./ambient";
+import { db, onDatabase, transaction } from "./ambient";
 
 let database: TestDatabase;
 let version: () => Promise<string>;
@@ -54,13 +54,14 @@ describe("catalog version", () => {
 
   it("moves once per writing transaction, and not for one rolled back", async () => {
     const before = Number(await version());
-    await transaction(database.db, async (tx) => {
-      await tx.execute(insertCurrency("xaa"));
-      await tx.execute(insertCurrency("xab"));
+    const inTransaction = (fn: () => Promise<void>) => onDatabase(database.db, () => transaction(fn));
+    await inTransaction(async () => {
+      await db.execute(insertCurrency("xaa"));
+      await db.execute(insertCurrency("xab"));
     });
     expect(Number(await version())).toBe(before + 1);
-    await transaction(database.db, async (tx) => {
-      await tx.execute(insertCurrency("xac"));
+    await inTransaction(async () => {
+      await db.execute(insertCurrency("xac"));
       throw new Error("rolled back");
     }).catch(() => undefined);
     expect(Number(await version())).toBe(before + 1);

@@ -11,8 +11,6 @@ export {
 export {
   db,
   currentHandle,
-  currentTransaction,
-  handleOn,
   inTransaction,
   lockKeys,
   onDatabase,
@@ -69,7 +67,3 @@ export {
 } from "./idempotency";
 export { isMoneyColumn } from "./money-columns";
 export { AnyJson, Extend, ListView, MetadataView, OrNull, RowView, TimestampView, View, rowProperties } from "./views";
-// Compatibility while the modules move to @kasse/core ([16]): what @kasse/db held before the split, re-exported.
-// Import these from @kasse/core; lint (`no-restricted-imports`) flags them here, and this line goes
-// when no file needs it.
-export * from "@kasse/core";

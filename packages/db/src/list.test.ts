@@ -130,15 +130,15 @@ describe("rangeConditions", () => {
 
 describe("listPage", () => {
   it("answers one page in the order asked and the count of every matching row", async () => {
-    const page = await listPage(database.db, item, eq(item.title, "b"), orderBy("-rank", columns, item.id), {
+    const page = await listPage(item, eq(item.title, "b"), orderBy("-rank", columns, item.id), {
       limit: 1,
       offset: 0,
     });
     expect(page).toEqual({ items: [expect.objectContaining({ id: "i2", title: "b", rank: 3 })], count: 2 });
     expect(
-      await listPage(database.db, item, undefined, orderBy(undefined, columns, item.id), { limit: 5, offset: 2 }),
+      await listPage(item, undefined, orderBy(undefined, columns, item.id), { limit: 5, offset: 2 }),
     ).toMatchObject({ items: [{ id: "i3" }], count: 3 });
-    expect(await listPage(database.db, item, eq(item.title, "none"), [], { limit: 5, offset: 0 })).toEqual({
+    expect(await listPage(item, eq(item.title, "none"), [], { limit: 5, offset: 0 })).toEqual({
       items: [],
       count: 0,
     });
@@ -146,18 +146,16 @@ describe("listPage", () => {
 
   it("counts every matching row on a page past the end and with limit 0, and answers a page in one statement", async () => {
     const all = orderBy(undefined, columns, item.id);
-    expect(await listPage(database.db, item, undefined, all, { limit: 5, offset: 10 })).toEqual({
+    expect(await listPage(item, undefined, all, { limit: 5, offset: 10 })).toEqual({
       items: [],
       count: 3,
     });
     // limit=0 asks for the count alone.
-    expect(await listPage(database.db, item, undefined, all, { limit: 0, offset: 0 })).toEqual({
+    expect(await listPage(item, undefined, all, { limit: 0, offset: 0 })).toEqual({
       items: [],
       count: 3,
     });
-    const statements = await database.statements.record(() =>
-      listPage(database.db, item, undefined, all, { limit: 2, offset: 1 }),
-    );
+    const statements = await database.statements.record(() => listPage(item, undefined, all, { limit: 2, offset: 1 }));
     expect(statements).toHaveLength(1);
   });
 });

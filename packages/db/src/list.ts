@@ -18,8 +18,7 @@ import {
 } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "@kasse/core";
-import { db as ambientDb } from "./ambient";
-import type { Db } from "./types";
+import { db } from "./ambient";
 
 /** Page size when a list request names none, and the largest one accepted. */
 export const DEFAULT_LIMIT = 15;
@@ -119,24 +118,12 @@ export const arrayLiteral = (values: readonly string[]): string =>
  * @example
  * const { items, count } = await listPage(salesChannel, and(...conditions), orderBy(page.order, columns, salesChannel.id), page);
  */
-export function listPage<T extends PgTable>(
-  table: T,
-  where: SQL | undefined,
-  order: SQL[],
-  page: Paging,
-): Promise<{ items: T["$inferSelect"][]; count: number }>;
-/** @deprecated The form of modules not yet converted ([16]): write `listPage(table, where, order, page)`. */
-export function listPage<T extends PgTable>(
-  db: Db,
-  table: T,
-  where: SQL | undefined,
-  order: SQL[],
-  page: Paging,
-): Promise<{ items: T["$inferSelect"][]; count: number }>;
 export async function listPage<T extends PgTable>(
-  ...args: [T, SQL | undefined, SQL[], Paging] | [Db, T, SQL | undefined, SQL[], Paging]
+  table: T,
+  where: SQL | undefined,
+  order: SQL[],
+  page: Paging,
 ): Promise<{ items: T["$inferSelect"][]; count: number }> {
-  const [db, table, where, order, page] = args.length === 4 ? [ambientDb, ...args] : args;
   const from = table as PgTable;
   // One statement: `count(*) over ()` counts every matching row before limit and offset apply.
   const rows = (await db
@@ -165,10 +152,9 @@ export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g,
  * The ids among `ids` that are rows of `table` matching `live` (e.g. not soft-deleted), in one
  * query: callers reject the others.
  * @example
- * const known = await existingIds(db, salesChannel, ids, isNull(salesChannel.deleted_at));
+ * const known = await existingIds(salesChannel, ids, isNull(salesChannel.deleted_at));
  */
 export async function existingIds(
-  db: Db,
   table: PgTable & { id: AnyPgColumn },
   ids: string[],
   live: SQL,

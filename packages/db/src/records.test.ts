@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 
 describe("liveRecords", () => {
-  const shelves = () => liveRecords(database.db, shelf, "Shelf", { name: shelf.name });
+  const shelves = () => liveRecords(shelf, "Shelf", { name: shelf.name });
 
   it("retrieves, finds and lists live rows only; an unknown or deleted id is not_found", async () => {
     expect((await shelves().retrieve("s1")).name).toBe("Poetry");
@@ -80,7 +80,7 @@ describe("liveRecords", () => {
   it("says whether any row is live: deleted rows do not count", async () => {
     const empty = entityTable("records_test_empty", { name: text("name") });
     await database.db.execute(sql`create table records_test_empty (id text primary key, name text, ${timestamps})`);
-    const rows = liveRecords(database.db, empty, "Empty");
+    const rows = liveRecords(empty, "Empty");
     expect(await rows.any()).toBe(false);
     await database.db.insert(empty).values({ id: "e1", deleted_at: new Date() });
     expect(await rows.any()).toBe(false);

@@ -1,7 +1,7 @@
-import { and, eq, is, isNull, type SQL } from "drizzle-orm";
-import { PgTable, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "@kasse/core";
-import { db as ambientDb } from "./ambient";
+import { db } from "./ambient";
 import { existingIds, listPage, orderBy, type Paging } from "./list";
 import { builtStatement, type Placeholders } from "./statement";
 import { isUniqueViolation } from "./pg-error";
@@ -28,28 +28,7 @@ export type ListPaging = Paging & { order?: string };
  * const channels = liveRecords(salesChannel, "Sales channel", { name: salesChannel.name });
  * const { items, count } = await channels.list([eq(salesChannel.is_disabled, false)], page);
  */
-export function liveRecords<T extends EntityTable>(
-  table: T,
-  noun: string,
-  sortable?: Record<string, AnyPgColumn>,
-): LiveRecords<T>;
-/** @deprecated The form of modules not yet converted ([16]): write `liveRecords(table, noun, sortable)`. */
-export function liveRecords<T extends EntityTable>(
-  db: Db,
-  table: T,
-  noun: string,
-  sortable?: Record<string, AnyPgColumn>,
-): LiveRecords<T>;
-export function liveRecords<T extends EntityTable>(...args: unknown[]): LiveRecords<T> {
-  return is(args[0], PgTable)
-    ? recordsOn(ambientDb, ...(args as [T, string, Record<string, AnyPgColumn>?]))
-    : recordsOn(...(args as [Db, T, string, Record<string, AnyPgColumn>?]));
-}
-
-/** What {@link liveRecords} gives for a table. */
-export type LiveRecords<T extends EntityTable> = ReturnType<typeof recordsOn<T>>;
-
-function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortable: Record<string, AnyPgColumn> = {}) {
+export function liveRecords<T extends EntityTable>(table: T, noun: string, sortable: Record<string, AnyPgColumn> = {}) {
   type Row = T["$inferSelect"];
   const from = table as PgTable;
   const live = isNull(table.deleted_at);
@@ -69,7 +48,7 @@ function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortab
     return row as Row;
   };
   const list = async (conditions: Array<SQL | undefined>, page: ListPaging): Promise<{ items: Row[]; count: number }> =>
-    listPage(db, table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
+    listPage(table, and(live, ...conditions), orderBy(page.order, columns, table.id), page);
   return {
     /** `deleted_at is null`, for the queries a module writes itself. */
     live,
@@ -132,13 +111,16 @@ function recordsOn<T extends EntityTable>(db: Db, table: T, noun: string, sortab
       if (deleted.length === 0) throw notFound(id);
     },
     /** The ids among `ids` that are live rows; callers reject the others. */
-    existing: (ids: string[]): Promise<Set<string>> => existingIds(db, table, ids, live),
+    existing: (ids: string[]): Promise<Set<string>> => existingIds(table, ids, live),
     /** Whether the table has a live row: reads at most one id, where a list would count them all. */
     async any(): Promise<boolean> {
       return (await db.select({ id: table.id }).from(from).where(live).limit(1)).length > 0;
     },
   };
 }
+
+/** What {@link liveRecords} gives for a table. */
+export type LiveRecords<T extends EntityTable> = ReturnType<typeof liveRecords<T>>;
 
 /** A table's live row by id, and the same locked: each statement built once per table, not per call. */
 function readsOf(table: EntityTable) {

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { connect } from "./connect";
 import { repeatedTexts } from "./repeated-statements";
 import { queryRows } from "./rows";
-import { transaction } from "./ambient";
+import { db, onDatabase, transaction } from "./ambient";
 
 describe("repeatedTexts", () => {
   it("prepares a text from its second use, and no more texts than the bound", () => {
@@ -31,9 +31,12 @@ describe.runIf(process.env.DATABASE_URL)("statements sent again (PostgreSQL)", (
       const inTransaction = sql`select ${2}::int * 21 as answer_in_transaction`;
       await queryRows(database.db, once);
       for (let i = 0; i < 2; i++) expect(await queryRows(database.db, twice)).toEqual([{ answer_twice: 42 }]);
-      await transaction(database.db, async (tx) => {
-        for (let i = 0; i < 2; i++) expect(await queryRows(tx, inTransaction)).toEqual([{ answer_in_transaction: 42 }]);
-      });
+      await onDatabase(database.db, () =>
+        transaction(async () => {
+          for (let i = 0; i < 2; i++)
+            expect(await queryRows(db, inTransaction)).toEqual([{ answer_in_transaction: 42 }]);
+        }),
+      );
       const statements = await prepared();
       expect(statements.some((s) => s.includes("answer_twice"))).toBe(true);
       expect(statements.some((s) => s.includes("answer_in_transaction"))).toBe(true);

@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { linkActorStep } from "@kasse/modules/auth";
 import { claimInviteStep, createUserStep } from "@kasse/modules/user";
 

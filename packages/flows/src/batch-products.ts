@@ -1,5 +1,5 @@
 import { writeProductsStep, type ProductCreate, type ProductUpdate } from "@kasse/modules/product";
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { carryVariantWrites, checkProductInput } from "./product-writes";
 
 /** `POST /admin/products/batch`. */

@@ -1,4 +1,4 @@
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { type ConsumedReservation } from "@kasse/modules/inventory";
 import { cancelProviderFulfillmentStep } from "@kasse/modules/fulfillment";
 import { moveFulfillment, type FulfillmentMoveInput } from "./create-shipment";

@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { cancelOrderStep, type OrderActor } from "@kasse/modules/order";
 import { releaseLineItemReservationsStep } from "@kasse/modules/inventory";
 import { cancelOrderPaymentsStep, recordPaymentChangeStep, syncPaymentStatusStep } from "./order-payment-steps";

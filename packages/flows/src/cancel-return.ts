@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { cancelReturnStep, type OrderActor } from "@kasse/modules/order";
 
 /**

@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import type { OrderActor } from "@kasse/modules/order";
 import { movePayments, type PaymentTarget } from "./order-payment-plan";
 import { capturePaymentStep } from "./order-payment-steps";

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { errors } from "@kasse/core";
-import { onDatabase, transaction } from "@kasse/db";
+import { db as ambient, onDatabase, transaction } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
-import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
+import { createEngine, type Engine } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { createModules, type Modules } from "@kasse/modules";
 import { createCartService } from "@kasse/modules/cart";
 import {
@@ -31,8 +32,8 @@ const spy: PaymentProvider = {
 };
 
 /** The modules with a payment module that knows the spy provider too. */
-function modulesWithSpy(db: Parameters<typeof createModules>[0]): Modules {
-  const modules = createModules(db);
+function modulesWithSpy(): Modules {
+  const modules = createModules();
   const payment = createPaymentService(createProviderRegistry([spy]));
   return new Proxy(modules, { get: (target, key) => (key === "payment" ? payment : Reflect.get(target, key)) });
 }
@@ -64,12 +65,12 @@ describe.runIf(onPostgres())("a collection following its cart's total", () => {
   it("the sync waits for the cart's lock and sets the total committed by the write holding it", async () => {
     const { cartId, collectionId, payments } = await cartWithCollection(1000, 500);
     // A cart write holds the lock and moves the total while a sync (of an earlier write) starts.
-    const pending = await transaction(database.db, async (tx) => {
-      // The ambient transaction the legacy form entered: the cart module joins it.
+    const pending = await transaction(async () => {
+      // The cart module joins the ambient transaction.
       await carts.lock(cartId);
-      await tx.execute(sql`update cart set total = 2000 where id = ${cartId}`);
+      await ambient.execute(sql`update cart set total = 2000 where id = ${cartId}`);
       // Started as another request is, outside this transaction.
-      const sync = onDatabase(database.db, () => syncCartPaymentAmount(createModules(database.db), cartId));
+      const sync = onDatabase(database.db, () => syncCartPaymentAmount(createModules(), cartId));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await payments.collectionRow(collectionId)).amount).toBe(500);
       return { sync };

@@ -1,7 +1,8 @@
 import type { Modules } from "@kasse/modules";
 import { errors } from "@kasse/core";
 import { transaction } from "@kasse/db";
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import {
   authorizePaymentSessionStep,
   behindCart,

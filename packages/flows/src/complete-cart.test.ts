@@ -24,7 +24,7 @@ const carts = createCartService();
 const products = createProductService();
 
 beforeAll(async () => {
-  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
   const locations = createStockLocationService();
   const location = await locations.create({ name: "Warehouse" });
   await locations.updateSalesChannels(location.id, { add: [CHANNEL] });
@@ -125,7 +125,7 @@ const keysOf = async (cartId: string) =>
 describe("completeCart", () => {
   it("places the order from the cart's snapshot and links its payment collection", async () => {
     const cartId = await readyCart();
-    const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
+    const outcome = await completeCart(engine, createModules(), cartId, guest);
     expect(outcome.type).toBe("order");
     if (outcome.type !== "order") return;
     const order = await createOrderService().retrieve(outcome.order_id);
@@ -149,14 +149,14 @@ describe("completeCart", () => {
   it("throws a missing precondition (400 with the missing pieces) and keys the next attempt anew", async () => {
     const cartId = await readyCart();
     await carts.update(cartId, { email: null, billing_address: null });
-    const error = await completeCart(engine, createModules(database.db), cartId, guest).catch((e: unknown) => e);
+    const error = await completeCart(engine, createModules(), cartId, guest).catch((e: unknown) => e);
     expect(isKasseError(error) && error.type).toBe("invalid_data");
     expect(isKasseError(error) && error.details).toMatchObject({ missing: ["email", "billing address"] });
     await carts.update(cartId, {
       email: "b@example.com",
       billing_address: { address_1: "2 Side St", city: "Berlin", postal_code: "10115", country_code: "de" },
     });
-    expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
+    expect((await completeCart(engine, createModules(), cartId, guest)).type).toBe("order");
     expect(await keysOf(cartId)).toEqual([
       [`${cartId}:0`, "failed"],
       [`${cartId}:1`, "succeeded"],
@@ -177,7 +177,7 @@ describe("completeCart", () => {
       ),
     );
     try {
-      const outcome = await completeCart(engine, createModules(database.db), cartId, guest);
+      const outcome = await completeCart(engine, createModules(), cartId, guest);
       expect(outcome).toMatchObject({
         type: "cart",
         error: {
@@ -196,28 +196,26 @@ describe("completeCart", () => {
     const [payment] = (await createPaymentService().collectionForCart(cartId))!.payments;
     expect(payment?.canceled_at).not.toBeNull();
     // The voided session is gone for good (a missing session is named), a new one completes the cart as it is now.
-    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
+    await expect(completeCart(engine, createModules(), cartId, guest)).rejects.toMatchObject({
       type: "invalid_data",
       details: { missing: ["payment session"] },
     });
     await createPaymentService().createSession(payment!.payment_collection_id, {
       provider_id: "pp_system_default",
     });
-    expect((await completeCart(engine, createModules(database.db), cartId, guest)).type).toBe("order");
+    expect((await completeCart(engine, createModules(), cartId, guest)).type).toBe("order");
   });
 
   it("answers an unknown cart and someone else's cart with not_found", async () => {
-    await expect(completeCart(engine, createModules(database.db), "cart_missing", guest)).rejects.toMatchObject({
+    await expect(completeCart(engine, createModules(), "cart_missing", guest)).rejects.toMatchObject({
       type: "not_found",
     });
     const cartId = await readyCart();
     await carts.update(cartId, { customer_id: "cus_owner" });
-    await expect(completeCart(engine, createModules(database.db), cartId, guest)).rejects.toMatchObject({
+    await expect(completeCart(engine, createModules(), cartId, guest)).rejects.toMatchObject({
       type: "not_found",
     });
     expect(await keysOf(cartId)).toEqual([]);
-    expect((await completeCart(engine, createModules(database.db), cartId, { customer_id: "cus_owner" })).type).toBe(
-      "order",
-    );
+    expect((await completeCart(engine, createModules(), cartId, { customer_id: "cus_owner" })).type).toBe("order");
   });
 });

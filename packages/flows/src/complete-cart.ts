@@ -1,6 +1,7 @@
 import { errors, isKasseError, type KasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
-import { step, workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { catalogMoved, datesPassed, type CartAddress, type CartState } from "@kasse/modules/cart";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { type OrderActor, type OrderAddressInput, type OrderCreate } from "@kasse/modules/order";

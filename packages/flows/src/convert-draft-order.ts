@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { reserveLineItemsStep, type ReserveForLinesInput } from "@kasse/modules/inventory";
 import { attachPaymentCollectionStep, convertDraftOrderStep, type OrderActor } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";

@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { consumeLineItemsStep } from "@kasse/modules/inventory";
 import { moveOrderLinesStep, type OrderActor } from "@kasse/modules/order";
 import { createFulfillmentRecordStep, createProviderFulfillmentStep } from "@kasse/modules/fulfillment";

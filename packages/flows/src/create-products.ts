@@ -1,7 +1,7 @@
 import type { Modules } from "@kasse/modules";
 import { recordEvent } from "@kasse/modules/event";
 import { writeProductsStep, type ProductCreate } from "@kasse/modules/product";
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { applyCreatedVariants, assertSalesChannels, carryVariantWrites, checkProductInput } from "./product-writes";
 
 /**

@@ -1,4 +1,4 @@
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import {
   confirmReturnRequestStep,
   createReturnStep,

@@ -1,4 +1,4 @@
-import { workflow, type WorkflowContext } from "@kasse/workflows";
+import { workflow, type FlowContext } from "./definitions";
 import { checkOrderOpenStep, moveOrderLinesStep, type LineStage, type OrderActor } from "@kasse/modules/order";
 import { markFulfillmentStep, type ShipmentCreate } from "@kasse/modules/fulfillment";
 
@@ -17,7 +17,7 @@ export type CreateShipmentInput = FulfillmentMoveInput & { shipment?: ShipmentCr
  * new `fulfillment_status`.
  */
 export async function moveFulfillment(
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   input: FulfillmentMoveInput,
   how: {
     doing: string;

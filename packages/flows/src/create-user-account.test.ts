@@ -14,7 +14,7 @@ let engine: Engine;
 // Built once, like the composition root builds it: no handle; each call runs on the current one.
 const auth = createAuthService({ scrypt: { logN: 4 } });
 beforeAll(async () => {
-  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
 });
 
 describe("createUserAccount", () => {

@@ -1,5 +1,6 @@
 import { errors, isEmailAddress } from "@kasse/core";
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
 import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";

@@ -1,6 +1,7 @@
 import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { claimEmailChangeStep, linkedActorTypes, normalizeEmail, takeEmailpassAddressStep } from "@kasse/modules/auth";
 import { setCustomerEmailStep } from "@kasse/modules/customer";
 import { endUnprovenClaims } from "./email-takeover";

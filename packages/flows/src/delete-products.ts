@@ -1,5 +1,5 @@
 import { writeProductsStep } from "@kasse/modules/product";
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { carryVariantWrites } from "./product-writes";
 
 /**

@@ -1,4 +1,4 @@
-import type { WorkflowContext } from "@kasse/workflows";
+import type { FlowContext } from "./definitions";
 import { disableOrphanIdentitiesStep, unlinkActorStep, unprovenClaimsStep } from "@kasse/modules/auth";
 import { accountByEmailStep, closeCustomersStep } from "@kasse/modules/customer";
 
@@ -12,7 +12,7 @@ import { accountByEmailStep, closeCustomersStep } from "@kasse/modules/customer"
  * before anything changed.
  */
 export async function endUnprovenClaims(
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   input: { email: string; auth_identity_id: string },
 ): Promise<string[]> {
   const holder = await ctx.run(accountByEmailStep, { email: input.email });

@@ -1,5 +1,5 @@
 import { createAuthIdentityStep, DEFAULT_SCRYPT, EMAILPASS, hashNewPassword } from "@kasse/modules/auth";
-import type { WorkflowContext } from "@kasse/workflows";
+import type { FlowContext } from "./definitions";
 
 /** The emailpass hash of a new account's password (8 characters or more), at the process's scrypt cost (`scryptLogN`, default 15). */
 export const hashAccountPassword = (password: string, scryptLogN: number | undefined): Promise<string> =>
@@ -7,7 +7,7 @@ export const hashAccountPassword = (password: string, scryptLogN: number | undef
 
 /** Runs the step creating the emailpass identity of `email` with the password's hash (a secret field of the step). */
 export const createEmailpassIdentity = (
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   email: string,
   passwordHash: string | null,
 ): Promise<{ id: string }> =>

@@ -1,7 +1,7 @@
 import type { Modules } from "@kasse/modules";
 import { deleteLocationFulfillmentSetsStep, type FulfillmentSetCreate } from "@kasse/modules/fulfillment";
 import { deleteStockLocationStep } from "@kasse/modules/stock-location";
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 
 /**
  * Creates a fulfillment set of a stock location (Medusa's "enable shipping / pickup" of a

@@ -88,7 +88,7 @@ export { removeCustomerAccountWorkflow } from "./remove-customer-account";
 export { acceptInviteWorkflow, type AcceptInviteInput } from "./accept-invite";
 // Product writes over product, pricing and inventory are sagas; variant prices and options, one
 // module's writes, are one transaction each.
-export { createProductsWorkflow } from "./create-products";
+export { createProductsIn, createProductsWorkflow } from "./create-products";
 export {
   updateProductsWorkflow,
   writeProductVariantsWorkflow,
@@ -129,7 +129,6 @@ export {
 export { listReservations } from "./list-reservations";
 export { createTaxRate, updateTaxRate, addTaxRateRule } from "./tax-rates";
 export { registerCustomer, registerCustomerWorkflow, type RegisterCustomerInput } from "./register-customer";
-export { seedDemoStore, type DemoStore, type SeedOptions } from "./seed-demo-store";
 // Cart writes: one cart-module transaction each (lock, change, refresh); a payment collection left
 // behind the new total follows in its own payment-module transaction (`syncCartPaymentAmount`).
 export { writeCart, readCart, assertCartAccess, assertCartOpen, type CartActor, withPromotions } from "./cart-write";
@@ -223,4 +222,3 @@ export {
   type SubscriberDefinition,
   type SubscriberDeps,
 } from "./subscribers";
-export { checkInvariants, type CheckResult } from "./check";

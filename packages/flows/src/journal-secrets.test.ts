@@ -24,7 +24,7 @@ beforeAll(async () => {
     events: eventOutbox,
     db: database.db,
     workflows: allWorkflows,
-    modules: (db) => createModules(db),
+    modules: () => createModules(),
   });
 });
 
@@ -130,7 +130,7 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
     return ["customer-plain-pass", hash, "registered-plain-pass", takenHash];
   },
   "change-customer-email": async () => {
-    const auth = createModules(database.db).auth;
+    const auth = createModules().auth;
     const mover = await engine.execute(registerCustomerWorkflow, {
       customer: { email: "journal-mover@example.com" },
       auth_identity_id: null,
@@ -163,12 +163,12 @@ const carriesSecrets: Record<string, () => Promise<string[]>> = {
         { id: "capture", channels: ["email"], send: async (m: { text: string }) => (mails.push(m.text), {}) },
       ],
     };
-    const notifications = createModules(database.db, options).notification;
+    const notifications = createModules(options).notification;
     const transferEngine = createEngine({
       events: eventOutbox,
       db: database.db,
       workflows: allWorkflows,
-      modules: (db) => createModules(db, options),
+      modules: () => createModules(options),
     });
     const order = await createOrderService().create(orderSnapshot({ email: "journal-guest@example.com" }));
     const customer = await createCustomerService().create(

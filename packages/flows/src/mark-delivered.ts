@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { moveFulfillment, type FulfillmentMoveInput } from "./create-shipment";
 
 /** Marks a shipped fulfillment delivered: its lines' delivered quantities rise; `partially_delivered` / `delivered`. */

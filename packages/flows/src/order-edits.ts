@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow, type WorkflowContext } from "@kasse/workflows";
+import { step, workflow, type FlowContext } from "./definitions";
 import type { Modules } from "@kasse/modules";
 import { adjustLineReservationsStep } from "@kasse/modules/inventory";
 import {
@@ -306,7 +306,7 @@ export async function confirmationPlan(m: Modules, order: Order, change: OrderVe
  * ask for, and the payment status re-derived.
  */
 export async function settleConfirmedChange(
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   plan: ConfirmationPlan,
   addedLineIds: string[],
   actor: OrderActor | null,

@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import type { Modules } from "@kasse/modules";
 import {
   assertOpen,

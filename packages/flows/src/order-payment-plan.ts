@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, type WorkflowContext } from "@kasse/workflows";
+import { step, type FlowContext } from "./definitions";
 import { assertOpen, type OrderActor } from "@kasse/modules/order";
 import { paidSoFar } from "./order-edits";
 import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";
@@ -74,7 +74,7 @@ interface MoveKind {
  * payment → log the change and its events → sync status; answers what moved and the new status.
  */
 export async function movePayments(
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   input: PaymentTarget & { actor?: OrderActor | null },
   how: MoveKind,
 ) {

@@ -1,5 +1,5 @@
 import { errors, isKasseError } from "@kasse/core";
-import { step } from "@kasse/workflows";
+import { step } from "./definitions";
 import type { Modules } from "@kasse/modules";
 import { derivePaymentStatus, type OrderActor } from "@kasse/modules/order";
 import { type Payment } from "@kasse/modules/payment";

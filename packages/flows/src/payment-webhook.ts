@@ -1,6 +1,7 @@
 import { errors, isKasseError } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
-import { step, workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import { completeCart } from "./complete-cart";
 import { syncPaymentStatusStep } from "./order-payment-steps";
 

@@ -3,7 +3,7 @@ import type { Modules } from "@kasse/modules";
 import { updateVariantInventoryStep } from "@kasse/modules/inventory";
 import { replaceVariantPricesStep, type PriceInput } from "@kasse/modules/pricing";
 import type { VariantWrite, VariantWrites } from "@kasse/modules/product";
-import { step, type WorkflowContext } from "@kasse/workflows";
+import { step, type FlowContext } from "./definitions";
 
 /**
  * Carries a product write's variants over to the modules that own the rest of a variant, each in
@@ -11,7 +11,7 @@ import { step, type WorkflowContext } from "@kasse/workflows";
  * an inventory item for each new variant that manages inventory, and removed variants' items
  * (inventory). A step with nothing to do is not run.
  */
-export async function carryVariantWrites(ctx: WorkflowContext, variants: VariantWrites): Promise<void> {
+export async function carryVariantWrites(ctx: FlowContext, variants: VariantWrites): Promise<void> {
   const set = [...variants.created, ...variants.updated].flatMap((v) =>
     v.prices ? [{ variant_id: v.id, prices: v.prices }] : [],
   );
@@ -67,7 +67,7 @@ type ProductInput = {
  * write (400) changes nothing: the sales channels and the shipping profile must be live, the
  * variants' prices writable.
  */
-export async function checkProductInput(ctx: WorkflowContext, products: ProductInput[]): Promise<void> {
+export async function checkProductInput(ctx: FlowContext, products: ProductInput[]): Promise<void> {
   const input = {
     sales_channels: products.flatMap((p) => p.sales_channels ?? []),
     shipping_profiles: [...new Set(products.flatMap((p) => p.shipping_profile_id ?? []))],

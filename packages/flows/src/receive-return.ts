@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { confirmReturnReceiptStep, receiveReturnStep, type OrderActor, type ReturnReceive } from "@kasse/modules/order";
 import { receiveVariantsStep } from "@kasse/modules/inventory";
 import { refundReturnReceipt } from "./return-refund";

@@ -1,7 +1,8 @@
 import { setRegionTaxInclusionStep } from "@kasse/modules/pricing";
 import { createRegionStep, updateRegionStep, type RegionCreate, type RegionUpdate } from "@kasse/modules/region";
 import type { Modules } from "@kasse/modules";
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 
 /**
  * A region write as Medusa's region form sends it: the region, and whether its prices include tax

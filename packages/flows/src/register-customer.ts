@@ -1,5 +1,6 @@
 import { errors, isKasseError } from "@kasse/core";
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { linkActorStep, normalizeEmail, purgeIdentitiesStep, registrantStep } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
 import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";

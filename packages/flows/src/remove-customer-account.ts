@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { disableOrphanIdentitiesStep, purgeIdentitiesStep, unlinkActorStep } from "@kasse/modules/auth";
 import { deleteCustomerStep } from "@kasse/modules/customer";
 

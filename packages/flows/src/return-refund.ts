@@ -1,4 +1,4 @@
-import { step, type WorkflowContext } from "@kasse/workflows";
+import { step, type FlowContext } from "./definitions";
 import { returnCreditOf, type OrderActor } from "@kasse/modules/order";
 import { orderBalance } from "./order-change-plan";
 import { paidSoFar } from "./order-edits";
@@ -58,7 +58,7 @@ const planReturnRefundStep = step("plan-return-refund", {
  * provider refund cannot be undone, so the receipt's saga runs this last.
  */
 export async function refundReturnReceipt(
-  ctx: WorkflowContext,
+  ctx: FlowContext,
   input: {
     order_id: string;
     return_id: string;

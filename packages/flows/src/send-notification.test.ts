@@ -38,7 +38,7 @@ describe("sendNotification", () => {
     const engine = createEngine({
       events: eventOutbox,
       db: database.db,
-      modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }),
+      modules: () => createModules({ secret: "notification-test-secret", notificationProviders: [provider] }),
     });
     const row = await sendNotification(engine, service, {
       to: "a@example.com",
@@ -76,7 +76,7 @@ describe("sendNotification", () => {
       createEngine({
         events: eventOutbox,
         db: database.db,
-        modules: (db) => createModules(db, { secret: "notification-test-secret", notificationProviders: [provider] }),
+        modules: () => createModules({ secret: "notification-test-secret", notificationProviders: [provider] }),
       }),
       service,
       { to: "b@example.com", channel: "email", template: "welcome", data: {} },
@@ -93,7 +93,7 @@ describe("sendNotification", () => {
       providers: [flaky(0)],
     });
     const error = await sendNotification(
-      createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) }),
+      createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() }),
       service,
       { to: "c@example.com", channel: "email", template: "t", data: {} },
     ).catch((e: unknown) => e);

@@ -1,4 +1,5 @@
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import {
   deliverNotificationStep,
   type NotificationInput,

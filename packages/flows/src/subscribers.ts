@@ -1,6 +1,7 @@
 import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
-import { step, workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { step, workflow } from "./definitions";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import type { NotificationInput } from "@kasse/modules/notification";
 import type { Order } from "@kasse/modules/order";

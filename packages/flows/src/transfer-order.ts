@@ -1,4 +1,5 @@
-import { workflow, type Engine } from "@kasse/workflows";
+import { type Engine } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { registeredCustomerStep } from "@kasse/modules/customer";
 import { queueNotificationStep, type NotificationService } from "@kasse/modules/notification";
 import { requestOrderTransferStep } from "@kasse/modules/order";

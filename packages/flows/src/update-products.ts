@@ -9,7 +9,7 @@ import {
   type ProductUpdate,
   type ProductVariantWrites,
 } from "@kasse/modules/product";
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { writeWithEvents } from "./events";
 import { carryVariantWrites, checkProductInput } from "./product-writes";
 

@@ -1,4 +1,4 @@
-import { workflow } from "@kasse/workflows";
+import { workflow } from "./definitions";
 import { setCurrencyTaxInclusionStep } from "@kasse/modules/pricing";
 import { updateStoreStep, type UpdateStoreStepInput } from "@kasse/modules/store";
 

@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
 import { errors } from "@kasse/core";
-import { handleOn, type Db } from "@kasse/db";
 import { createApiKeyService } from "./api-key";
 import { createAuthService, createOneTimeTokenService } from "./auth";
 import { createCartService } from "./cart";
@@ -82,20 +81,14 @@ export interface ModulesOptions {
 }
 
 /**
- * Every module's service, built once per process by the composition root (`@kasse/runtime`): a
- * converted module reads the transaction in progress itself and ignores `db`. Services are built
- * on first use.
- *
- * While modules are being converted ([16]), the ones not yet converted read the handle they were
- * built over, `handleOn(database)`: they too run in the transaction in progress on it, so a flow's
- * `transaction(async () => …)` holds every module; `createModules(tx)` (the engine's legacy
- * `ctx.modules`) builds them over one transaction. The last conversion removes the parameter and `db`.
+ * Every module's service, built once per process by the composition root (`@kasse/runtime`), each
+ * on first use. They read the transaction in progress (ambient), else the process's database, so a
+ * flow's `transaction(async () => …)` holds every module it calls.
  * @example
- * const modules = createModules(db, { secret: config.jwt.secret });
+ * const modules = createModules({ secret: config.jwt.secret });
  * await transaction(() => modules.cart.lock(cartId));
  */
-export function createModules(database: Db, options: ModulesOptions = {}) {
-  const db = handleOn(database);
+export function createModules(options: ModulesOptions = {}) {
   const secret = (service: string, what: string) => {
     if (!options.secret)
       throw errors.unexpectedState(
@@ -107,7 +100,6 @@ export function createModules(database: Db, options: ModulesOptions = {}) {
   let registry: ProviderRegistry | undefined;
   const paymentRegistry = () => (registry ??= createProviderRegistry(options.paymentProviders));
   return lazily({
-    db: () => db,
     salesChannel: () => createSalesChannelService(),
     product: () => createProductService(),
     inventory: () => createInventoryService(),
@@ -174,14 +166,12 @@ export function createModules(database: Db, options: ModulesOptions = {}) {
   });
 }
 
-/** Every module's service over one database handle (see {@link createModules}). */
-export type Modules = ReturnType<typeof createModules>;
-
-declare module "@kasse/workflows" {
-  // Steps' `ctx.modules` are these modules, bound to the step's transaction.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface StepModules extends Modules {}
-}
+/**
+ * Every module's service (see {@link createModules}). An interface, not an alias, so that the
+ * declarations of what is typed over it (the flows' workflows, `Workflow<I, R, Modules>`) name it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Modules extends ReturnType<typeof createModules> {}
 
 /** An object whose properties are built by their builder on first read, once. */
 function lazily<T extends Record<string, () => unknown>>(builders: T): { readonly [K in keyof T]: ReturnType<T[K]> } {

@@ -58,8 +58,8 @@ export function createWorkflowRuntime(database: Database, options: WorkflowRunti
     (options.redis
       ? createBullMqScheduler({ connection: options.redis, prefix: options.redisPrefix, logger: options.logger })
       : createInProcessScheduler({ logger: options.logger }));
-  // Built once, on the database (following the transaction in progress on it): in a step they run in its transaction; `ctx.emit` writes to the outbox in it.
-  const modules = createModules(database.db, options.modules);
+  // Built once: in a step they run in its transaction (ambient); `ctx.emit` writes to the outbox in it.
+  const modules = createModules(options.modules);
   const engine = createEngine({
     db: database.db,
     scheduler,

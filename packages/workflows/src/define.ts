@@ -12,19 +12,23 @@ import type {
 export const DEFAULT_RETRY: Required<RetryPolicy> = { attempts: 3, backoffMs: 100, maxBackoffMs: 5_000 };
 
 /**
- * Defines a step: an effect (`invoke`) and how to undo it (`compensate`).
+ * Defines a step: an effect (`invoke`) and how to undo it (`compensate`). A step that reads
+ * `ctx.modules` is defined with the `step` of {@link definitions}, which names their type.
  * @example
  * const reserve = step("reserve-stock", {
- *   invoke: async (input: { itemId: string; qty: number }, ctx) => ({ output: await ctx.modules.inventory.reserve(input) }),
- *   compensate: async (reservation, ctx) => ctx.modules.inventory.release(reservation.id),
+ *   invoke: async (input: { itemId: string; qty: number }) => ({ output: await reserveQueries.insert(input) }),
+ *   compensate: async (reservation) => reserveQueries.remove(reservation.id),
  * });
  */
-export function step<I, O, C = O>(name: string, options: TransactionalStepOptions<I, O, C>): Step<I, O, C>;
-export function step<I, O, C = O>(name: string, options: OutsideStepOptions<I, O, C>): Step<I, O, C>;
-export function step<I, O, C = O>(
+export function step<I, O, C = O, M = unknown>(
   name: string,
-  options: TransactionalStepOptions<I, O, C> | OutsideStepOptions<I, O, C>,
-): Step<I, O, C> {
+  options: TransactionalStepOptions<I, O, C, M>,
+): Step<I, O, C, M>;
+export function step<I, O, C = O, M = unknown>(name: string, options: OutsideStepOptions<I, O, C, M>): Step<I, O, C, M>;
+export function step<I, O, C = O, M = unknown>(
+  name: string,
+  options: TransactionalStepOptions<I, O, C, M> | OutsideStepOptions<I, O, C, M>,
+): Step<I, O, C, M> {
   if (!name) throw new Error("A step needs a name");
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   if (!Number.isInteger(retry.attempts) || retry.attempts < 1)
@@ -40,8 +44,8 @@ export function step<I, O, C = O>(
       output: [...(options.secret?.output ?? [])],
       compensateInput: [...(options.secret?.compensateInput ?? [])],
     },
-    invoke: options.invoke as Step<I, O, C>["invoke"],
-    compensate: options.compensate as Step<I, O, C>["compensate"],
+    invoke: options.invoke as Step<I, O, C, M>["invoke"],
+    compensate: options.compensate as Step<I, O, C, M>["compensate"],
   };
 }
 
@@ -56,11 +60,11 @@ export function step<I, O, C = O>(
  * // Secret input fields are journaled as a redaction (the README's "Secrets"):
  * export const createAccount = workflow("create-account", async (input: { email: string; password_hash: string }, ctx) => { ... }, { secret: { input: ["password_hash"] } });
  */
-export function workflow<I, R>(
+export function workflow<I, R, M = unknown>(
   name: string,
-  fn: (input: I, ctx: WorkflowContext) => Promise<R>,
+  fn: (input: I, ctx: WorkflowContext<M>) => Promise<R>,
   options: WorkflowOptions<I, R> = {},
-): Workflow<I, R> {
+): Workflow<I, R, M> {
   if (!name) throw new Error("A workflow needs a name");
   return {
     kind: "workflow",
@@ -68,4 +72,29 @@ export function workflow<I, R>(
     fn,
     secret: { input: [...(options.secret?.input ?? [])], result: [...(options.secret?.result ?? [])] },
   };
+}
+
+/** {@link step} with `ctx.modules` of type `M`. */
+export interface StepDefiner<M> {
+  <I, O, C = O>(name: string, options: TransactionalStepOptions<I, O, C, M>): Step<I, O, C, M>;
+  <I, O, C = O>(name: string, options: OutsideStepOptions<I, O, C, M>): Step<I, O, C, M>;
+}
+
+/** {@link workflow} whose steps read `M` (or a part of it) as `ctx.modules`. */
+export type WorkflowDefiner<M> = <I, R>(
+  name: string,
+  fn: (input: I, ctx: WorkflowContext<M>) => Promise<R>,
+  options?: WorkflowOptions<I, R>,
+) => Workflow<I, R, M>;
+
+/**
+ * `step` and `workflow` over module services `M`: a step's `ctx.modules` is an `M`, and a workflow
+ * runs the steps whose modules `M` has. The engine knows no module: flows name the process's
+ * (`Modules`), a module's own steps the services they read.
+ * @example
+ * const { step } = definitions<{ inventory: InventoryService }>();
+ * export const reserveStep = step("reserve", { invoke: async (input: Lines, ctx) => ({ output: await ctx.modules.inventory.reserve(input) }) });
+ */
+export function definitions<M>(): { step: StepDefiner<M>; workflow: WorkflowDefiner<M> } {
+  return { step, workflow };
 }

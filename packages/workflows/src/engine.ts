@@ -40,7 +40,7 @@ export interface EngineOptions {
   events?: EventRecorder;
   /** Background retries of a failed compensation: `attempts` runs in all before the dead letter. */
   compensationRetry?: RetryPolicy;
-  /** Builds what steps get as `ctx.modules` over a handle (the process's `createModules` with its configuration). */
+  /** Gives what steps get as `ctx.modules`: the process's modules, built once (`() => modules`). */
   modules?: ModulesFactory;
   /** Told what this engine's executions do (the process's metrics). */
   observer?: EngineObserver;

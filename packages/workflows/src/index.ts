@@ -1,4 +1,4 @@
-export { step, workflow, DEFAULT_RETRY } from "./define";
+export { definitions, step, workflow, DEFAULT_RETRY, type StepDefiner, type WorkflowDefiner } from "./define";
 export { createEngine, DEFAULT_LEASE_MS, type Engine, type EngineOptions, type ExecutionDetail } from "./engine";
 export { WorkflowDivergenceError } from "./runner";
 export { backoffDelay, systemClock } from "./backoff";

@@ -2,9 +2,11 @@ import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type Placeholder, 
 import { type SerializedError } from "@kasse/core";
 import {
   builtStatement,
+  db as ambient,
   inList,
   pgErrorCode,
   listPage,
+  onDatabase,
   orderBy,
   rangeConditions,
   type Db,
@@ -600,7 +602,10 @@ export async function listExecutions(
     workflow_id: executions.workflow_id,
     state: executions.state,
   };
-  return listPage(db, executions, where, orderBy(paging.order, columns, executions.id, "-created_at"), paging);
+  // On the engine's own database (a test plays a second process on another one).
+  return onDatabase(db, () =>
+    listPage(executions, where, orderBy(paging.order, columns, executions.id, "-created_at"), paging),
+  );
 }
 
 /**
@@ -616,17 +621,17 @@ export function stuckAfterMs(timing: { leaseMs: number; recoveryEveryMs: number 
 }
 
 /**
- * Executions the recovery sweep should have taken and did not (`kasse check`): active ones whose
- * lease expired (or that were released) more than `overdueMs` ago, and `compensation_failed`
- * ones with no retry planned (dead-lettered, or never scheduled). At most `limit`, oldest first.
+ * Executions the recovery sweep should have taken and did not (`kasse check`, on the current
+ * handle: its snapshot): active ones whose lease expired (or that were released) more than
+ * `overdueMs` ago, and `compensation_failed` ones with no retry planned (dead-lettered, or never
+ * scheduled). At most `limit`, oldest first.
  */
 export async function overdueExecutions(
-  db: Db,
   overdueMs: number,
   limit: number,
 ): Promise<Array<{ id: string; problem: string }>> {
   const since = sql`now() - make_interval(secs => ${overdueMs / 1000})`;
-  const rows = await db
+  const rows = await ambient
     .select({
       id: executions.id,
       workflow_id: executions.workflow_id,
@@ -656,10 +661,10 @@ export async function overdueExecutions(
   }));
 }
 
-/** Which of these idempotency keys of `workflowId` have an execution still running or compensating. */
-export async function activeExecutionKeys(db: Db, workflowId: string, keys: string[]): Promise<Set<string>> {
+/** Which of these idempotency keys of `workflowId` have an execution still running or compensating (on the current handle). */
+export async function activeExecutionKeys(workflowId: string, keys: string[]): Promise<Set<string>> {
   if (!keys.length) return new Set();
-  const rows = await db
+  const rows = await ambient
     .select({ key: executions.idempotency_key })
     .from(executions)
     .where(

@@ -1,15 +1,6 @@
 import { sql } from "drizzle-orm";
 import { errors, fromJSON, KasseError, scrubError, toKasseError } from "@kasse/core";
-import {
-  currentHandle,
-  currentTransaction,
-  lockKeys,
-  onDatabase,
-  transaction,
-  withTimeout,
-  type Db,
-  type Tx,
-} from "@kasse/db";
+import { currentHandle, lockKeys, onDatabase, transaction, withTimeout, type Db } from "@kasse/db";
 import { asJson, backoffDelay } from "./backoff";
 import * as journal from "./journal";
 import type { ExecutionRow, StepRunRow } from "./schema";
@@ -23,7 +14,6 @@ import type {
   Step,
   StepContext,
   ModulesFactory,
-  StepModules,
   OutsideStepContext,
   ChildWorkflows,
   WorkflowContext,
@@ -67,7 +57,7 @@ export interface RunEnv {
   logger: EngineLogger;
   owner: string;
   leaseMs: number;
-  /** Builds every step's `ctx.modules` over its handle; a step reading them fails without it. */
+  /** Gives every step's `ctx.modules`; a step reading them fails without it. */
   modules: ModulesFactory | undefined;
   /** Where `ctx.emit` writes (the `event` module's outbox); a step that emits fails without one. */
   events: EventRecorder | undefined;
@@ -348,20 +338,20 @@ class Run {
     return { executionId: this.id, idempotencyKey: `${this.id}:${index}`, index, attempt, signal };
   }
 
-  /** Adds `ctx.modules` over `db`, built on first read: a step that reads no module pays nothing. */
-  private withModules<T extends object>(ctx: T, db: Db): T & { modules: StepModules } {
+  /** Adds `ctx.modules`, asked for on first read: a step that reads no module pays nothing. */
+  private withModules<T extends object>(ctx: T): T & { modules: unknown } {
     const factory = this.env.modules;
-    let modules: StepModules | undefined;
+    let modules: unknown;
     return Object.defineProperty(ctx, "modules", {
       enumerable: true,
-      get(): StepModules {
+      get(): unknown {
         if (!factory)
           throw errors.unexpectedState(
             "This engine was built without modules (createEngine({ modules })): a step cannot read ctx.modules",
           );
-        return (modules ??= factory(db));
+        return (modules ??= factory());
       },
-    }) as T & { modules: StepModules };
+    }) as T & { modules: unknown };
   }
 
   /** `ctx.emit` of a transactional step: forward events wait for the execution's success, a compensation's do not. */
@@ -388,37 +378,24 @@ class Run {
     signal: AbortSignal,
     compensating = false,
   ): StepContext & OutsideStepContext {
-    const tx = currentTransaction();
-    return this.withModules(
-      {
-        ...this.baseContext(index, attempt, signal),
-        tx,
-        db: tx,
-        workflows: this.env.workflows,
-        lock: (keys: readonly string[]) => lockKeys(keys),
-        emit: this.emitter(compensating),
-      },
-      tx,
-    );
+    return this.withModules({
+      ...this.baseContext(index, attempt, signal),
+      workflows: this.env.workflows,
+      lock: (keys: readonly string[]) => lockKeys(keys),
+      emit: this.emitter(compensating),
+    });
   }
 
   private outsideContext(index: number, attempt: number, signal: AbortSignal): StepContext & OutsideStepContext {
     const noTx = () => {
       throw errors.unexpectedState("A transactional: false step has no transaction");
     };
-    return this.withModules(
-      {
-        ...this.baseContext(index, attempt, signal),
-        db: this.env.db,
-        workflows: this.env.workflows,
-        get tx(): Tx {
-          return noTx();
-        },
-        lock: async () => noTx(),
-        emit: async () => noTx(),
-      },
-      this.env.db,
-    );
+    return this.withModules({
+      ...this.baseContext(index, attempt, signal),
+      workflows: this.env.workflows,
+      lock: async () => noTx(),
+      emit: async () => noTx(),
+    });
   }
 
   /** Runs a step's attempts until one succeeds, the error is not retryable, or attempts run out. */

@@ -1,4 +1,3 @@
-import type { Db, Tx } from "@kasse/db";
 import type { SecretPath } from "./secrets";
 
 /** How a step is retried: `attempts` in all (1 = no retry), exponential backoff from `backoffMs` with jitter, capped. */
@@ -9,29 +8,20 @@ export interface RetryPolicy {
 }
 
 /**
- * The module services a step reads and writes through (`ctx.modules`). Empty here: the engine
- * knows no module. `@kasse/modules` fills it by augmenting this interface with its container
- * (`declare module "@kasse/workflows" { interface StepModules extends Modules {} }`), and the
- * process gives its built-once modules to its one engine (`createEngine({ modules: () => modules })`),
- * so workflow and step definitions stay static.
+ * Builds what steps get as `ctx.modules`, `M`: the process's module services, built once
+ * (`createEngine({ modules: () => modules })`), so workflow and step definitions stay static. The
+ * engine knows no module: `M` is a type parameter of the steps (see `definitions`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface StepModules {}
+export type ModulesFactory<M = unknown> = () => M;
 
-/**
- * What a step gets as `ctx.modules`. The runtime's ignores the handle (its modules run in the step's
- * transaction because it is ambient); tests that build modules over one handle still pass it ([16]).
- */
-export type ModulesFactory = (db: Db) => StepModules;
-
-/** What every step's `invoke` and `compensate` receive. */
-export interface BaseStepContext {
+/** What every step's `invoke` and `compensate` receive; `M` is what it reads as `ctx.modules`. */
+export interface BaseStepContext<M = unknown> {
   executionId: string;
   /**
-   * The module services (see {@link StepModules}): in a transactional step everything they send runs
+   * The module services (see {@link ModulesFactory}): in a transactional step everything they send runs
    * in the step's transaction (it is ambient), so its writes commit with its journal row.
    */
-  modules: StepModules;
+  modules: M;
   /** `<executionId>:<index>`: stable across retries and resumes; pass it to outside systems. */
   idempotencyKey: string;
   /** The step's index in the workflow (its journal position). */
@@ -45,13 +35,11 @@ export interface BaseStepContext {
   signal: AbortSignal;
 }
 
-/** Context of a transactional step: its writes and its journal row commit together in `tx`. */
-export interface StepContext extends BaseStepContext {
-  /**
-   * The step's transaction.
-   * @deprecated It is ambient: call module methods, whose statements run in it. Kept for modules not yet converted ([16]).
-   */
-  tx: Tx;
+/**
+ * Context of a transactional step: its writes and its journal row commit together in the step's
+ * transaction, which is ambient (module methods and `db` of `@kasse/db` run in it).
+ */
+export interface StepContext<M = unknown> extends BaseStepContext<M> {
   /** Takes transaction-scoped advisory locks on `keys`, in sorted order (no deadlocks between callers). */
   lock(keys: readonly string[]): Promise<void>;
   /**
@@ -63,9 +51,7 @@ export interface StepContext extends BaseStepContext {
 }
 
 /** Context of a `transactional: false` step (an outside effect): no transaction is held open across it. */
-export interface OutsideStepContext extends BaseStepContext {
-  /** @deprecated The database is ambient: call module methods. Kept for modules not yet converted ([16]). */
-  db: Db;
+export interface OutsideStepContext<M = unknown> extends BaseStepContext<M> {
   /**
    * The engine's `execute`, for a step that joins another workflow's execution by its key (a payment
    * webhook joining checkout's, keyed on the cart) and waits for its outcome. Outside a
@@ -103,23 +89,26 @@ interface StepOptionsBase {
 }
 
 /** Options of a step whose effect is a write to Kasse's own database (exactly once). */
-export interface TransactionalStepOptions<I, O, C> extends StepOptionsBase {
+export interface TransactionalStepOptions<I, O, C, M = unknown> extends StepOptionsBase {
   transactional?: true;
   secret?: StepSecrets<I, O, C>;
-  invoke: (input: I, ctx: StepContext) => Promise<StepResult<O, C>>;
-  compensate?: (compensateInput: C, ctx: StepContext) => Promise<void>;
+  invoke: (input: I, ctx: StepContext<M>) => Promise<StepResult<O, C>>;
+  compensate?: (compensateInput: C, ctx: StepContext<M>) => Promise<void>;
 }
 
 /** Options of a step whose effect is outside the database (at least once: use `ctx.idempotencyKey`). */
-export interface OutsideStepOptions<I, O, C> extends StepOptionsBase {
+export interface OutsideStepOptions<I, O, C, M = unknown> extends StepOptionsBase {
   transactional: false;
   secret?: StepSecrets<I, O, C>;
-  invoke: (input: I, ctx: OutsideStepContext) => Promise<StepResult<O, C>>;
-  compensate?: (compensateInput: C, ctx: OutsideStepContext) => Promise<void>;
+  invoke: (input: I, ctx: OutsideStepContext<M>) => Promise<StepResult<O, C>>;
+  compensate?: (compensateInput: C, ctx: OutsideStepContext<M>) => Promise<void>;
 }
 
-/** A defined step. The phantom `__types` carries I/O/C so `ctx.run` infers them without casts. */
-export interface Step<I, O, C = O> {
+/**
+ * A defined step. The phantom `__types` carries I/O/C so `ctx.run` infers them without casts. `M` is
+ * what it reads as `ctx.modules`: a workflow over modules `W` runs it when `W` has all of `M`.
+ */
+export interface Step<I, O, C = O, M = unknown> {
   readonly kind: "step";
   readonly name: string;
   readonly transactional: boolean;
@@ -131,13 +120,13 @@ export interface Step<I, O, C = O> {
     readonly output: readonly string[];
     readonly compensateInput: readonly string[];
   };
-  readonly invoke: (input: I, ctx: StepContext & OutsideStepContext) => Promise<StepResult<O, C>>;
-  readonly compensate: ((compensateInput: C, ctx: StepContext & OutsideStepContext) => Promise<void>) | undefined;
+  readonly invoke: (input: I, ctx: StepContext<M> & OutsideStepContext<M>) => Promise<StepResult<O, C>>;
+  readonly compensate: ((compensateInput: C, ctx: StepContext<M> & OutsideStepContext<M>) => Promise<void>) | undefined;
   readonly __types?: { input: I; output: O; compensateInput: C };
 }
 
-/** What a workflow function receives. */
-export interface WorkflowContext {
+/** What a workflow function receives; its steps read `M` (or a part of it) as `ctx.modules`. */
+export interface WorkflowContext<M = unknown> {
   executionId: string;
   /** The execution's idempotency key (or its id when none was given). */
   idempotencyKey: string;
@@ -145,7 +134,7 @@ export interface WorkflowContext {
    * Runs a step, or returns its journaled output when a previous run of this execution already
    * finished it. Its journal index is taken when `run` is called, so call it in a fixed order.
    */
-  run<I, O, C>(step: Step<I, O, C>, input: I): Promise<O>;
+  run<I, O, C>(step: Step<I, O, C, M>, input: I): Promise<O>;
   /** Runs steps in parallel (`ctx.all([ctx.run(a, x), ctx.run(b, y)])`); waits for all, then throws the first failure by index. */
   all<T extends readonly unknown[]>(runs: readonly [...T]): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }>;
 }
@@ -156,10 +145,10 @@ export interface WorkflowOptions<I, R> {
 }
 
 /** A defined workflow: a deterministic function of its input and of `ctx.run` results. */
-export interface Workflow<I, R> {
+export interface Workflow<I, R, M = unknown> {
   readonly kind: "workflow";
   readonly name: string;
-  readonly fn: (input: I, ctx: WorkflowContext) => Promise<R>;
+  readonly fn: (input: I, ctx: WorkflowContext<M>) => Promise<R>;
   /** Paths of secret fields, as given (empty when none). */
   readonly secret: { readonly input: readonly string[]; readonly result: readonly string[] };
   readonly __types?: { input: I; result: R };

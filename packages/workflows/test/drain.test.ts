@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { queryRows } from "@kasse/db";
+import { db as ambient, queryRows } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, createInProcessScheduler, step, workflow, type Scheduler } from "../src";
 import { createEffectsTable, effect, effectsOf } from "./fixtures/effects";
@@ -23,7 +23,7 @@ const slow = (name: string, ms: number, started?: () => void) =>
     invoke: async (input: { run: string }, ctx) => {
       started?.();
       await sleep(ms);
-      await ctx.tx.execute(
+      await ambient.execute(
         sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`,
       );
       return { output: name };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
-import { queryRows, type Db } from "@kasse/db";
+import { db as ambient, inTransaction, queryRows } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import {
   createEngine,
@@ -11,7 +11,6 @@ import {
   WorkflowDivergenceError,
   workflowExecutions,
   workflowStepRuns,
-  type StepModules,
 } from "../src";
 import { createEffectsTable, effect, effectsOf, sequence } from "./fixtures/effects";
 
@@ -66,14 +65,14 @@ describe("workflow engine", () => {
     const tracked = (name: string) =>
       step(name, {
         invoke: async (input: { run: string }, ctx) => {
-          await ctx.tx.execute(
+          await ambient.execute(
             sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${input.run})`,
           );
           return { output: name };
         },
-        compensate: async (out, ctx) => {
+        compensate: async (out) => {
           order.push(out);
-          await ctx.tx.execute(sql`delete from test_effects where step = ${out} and run = 'comp-1'`);
+          await ambient.execute(sql`delete from test_effects where step = ${out} and run = 'comp-1'`);
         },
       });
     const refuse = step("refuse", {
@@ -196,11 +195,11 @@ describe("workflow engine", () => {
       invoke: async (_: null, ctx) => {
         await ctx.lock(["counter:locked", "another"]);
         const [row] = await queryRows<{ value: number }>(
-          ctx.tx as never,
+          ambient,
           sql`select value from test_counters where name = 'locked'`,
         );
         await new Promise((resolve) => setTimeout(resolve, 5));
-        await ctx.tx.execute(sql`update test_counters set value = ${row!.value + 1} where name = 'locked'`);
+        await ambient.execute(sql`update test_counters set value = ${row!.value + 1} where name = 'locked'`);
         return { output: ctx.idempotencyKey };
       },
     });
@@ -219,18 +218,14 @@ describe("workflow engine", () => {
 });
 
 describe("ctx.modules", () => {
-  it("are built over the step's transaction (the pool in an outside step), on first read, once per attempt", async () => {
-    const built: Db[] = [];
-    // The engine knows no module: a stand-in container that records the handle it was built over.
-    const modules = (db: Db) => (built.push(db), { handle: db }) as unknown as StepModules;
-    const handleOf = (m: StepModules) => (m as unknown as { handle: Db }).handle;
+  it("are asked for on first read, once per attempt, and run in the step's transaction (ambient)", async () => {
+    let built = 0;
+    // The engine knows no module: a stand-in container that counts how often it is asked for.
+    const modules = () => ({ container: ++built });
     const seen: Array<{ same: boolean; tx: boolean }> = [];
     const inTx = step("modules-in-tx", {
       invoke: async (_: null, ctx) => {
-        seen.push({
-          same: handleOf(ctx.modules) === handleOf(ctx.modules),
-          tx: handleOf(ctx.modules) === (ctx.tx as unknown as Db),
-        });
+        seen.push({ same: ctx.modules === ctx.modules, tx: inTransaction() });
         return { output: null };
       },
     });
@@ -238,7 +233,7 @@ describe("ctx.modules", () => {
     const outside = step("modules-outside", {
       transactional: false,
       invoke: async (_: null, ctx) => {
-        seen.push({ same: handleOf(ctx.modules) === handleOf(ctx.modules), tx: handleOf(ctx.modules) !== database.db });
+        seen.push({ same: ctx.modules === ctx.modules, tx: inTransaction() });
         return { output: null };
       },
     });
@@ -253,8 +248,7 @@ describe("ctx.modules", () => {
       { same: true, tx: true },
       { same: true, tx: false },
     ]);
-    expect(built).toHaveLength(2);
-    expect(built[1]).toBe(database.db);
+    expect(built).toBe(2);
     await expect(
       newEngine().execute(
         workflow("modules-missing", (_: null, ctx) => ctx.run(inTx, null)),
@@ -325,7 +319,7 @@ describe("idempotency", () => {
       invoke: async (_: null, ctx) => {
         runs++;
         await new Promise((resolve) => setTimeout(resolve, 100));
-        await ctx.tx.execute(
+        await ambient.execute(
           sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, 'slow-once', 'concurrent')`,
         );
         return { output: { order: `order_${ctx.executionId}` } };

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { errors } from "@kasse/core";
-import { queryRows } from "@kasse/db";
+import { db as ambient, queryRows } from "@kasse/db";
 import { onPostgres, useTestDatabase } from "@kasse/db/testing";
 import { createEngine, step, workflow, type Step } from "../src";
 import { createEffectsTable, effectsOf } from "./fixtures/effects";
@@ -63,28 +63,28 @@ function planned(name: string, plan: StepPlan): Step<string, string, string> {
       transactional: false,
       invoke: async (run: string, ctx) => {
         fail();
-        await ctx.db.execute(
+        await ambient.execute(
           sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`,
         );
         return { output: name, compensateInput: run };
       },
-      compensate: async (run, ctx) => {
+      compensate: async (run) => {
         undo();
-        await ctx.db.execute(sql`delete from test_effects where run = ${run} and step = ${name}`);
+        await ambient.execute(sql`delete from test_effects where run = ${run} and step = ${name}`);
       },
       retry,
     });
   }
   return step(name, {
     invoke: async (run: string, ctx) => {
-      await ctx.tx.execute(
+      await ambient.execute(
         sql`insert into test_effects (execution_id, step, run) values (${ctx.executionId}, ${name}, ${run})`,
       );
       fail(); // after the write: a failed attempt's write must roll back with it
       return { output: name, compensateInput: run };
     },
-    compensate: async (run, ctx) => {
-      await ctx.tx.execute(sql`delete from test_effects where run = ${run} and step = ${name}`);
+    compensate: async (run) => {
+      await ambient.execute(sql`delete from test_effects where run = ${run} and step = ${name}`);
       undo();
     },
     retry,

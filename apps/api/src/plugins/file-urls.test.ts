@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@kasse/db";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { demoPicture } from "./static-files";
 import { createTestApp, JPEG, MULTIPART, multipartForm, PNG, type TestApp } from "../testing";
 import { checkoutReadyCart, US_ADDRESS } from "../testing/checkout";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { useTestApp } from "../testing";
 import { US_ADDRESS } from "../testing/checkout";
 

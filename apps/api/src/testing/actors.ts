@@ -17,7 +17,7 @@ export async function actorHeaders(
   actorType: "user" | "customer",
   actorId: string,
 ): Promise<Record<string, string>> {
-  const db = app.modules.db;
+  const db = app.infra.database.db;
   const id = `authid_test_${actorType}_${actorId}`;
   await db
     .insert(authIdentity)

@@ -1,6 +1,6 @@
 import { beforeAll, expect } from "vitest";
 import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/flows";
+import { checkInvariants } from "@kasse/operations";
 import type { TestApp } from "./app";
 import { createFixtureProduct } from "./catalog";
 import { stockTestVariants } from "./orders";

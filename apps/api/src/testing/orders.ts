@@ -1,8 +1,11 @@
-import { workflow } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
+import type { Modules } from "@kasse/modules";
 import { createOrderStep, type OrderCreate } from "@kasse/modules/order";
 import { orderSnapshot } from "@kasse/modules/order/testing";
 import type { App } from "../app-type";
 import type { Requester } from "./app";
+
+const { workflow } = definitions<Modules>();
 
 const placeOrder = workflow("test-place-order", (input: { order: OrderCreate }, ctx) =>
   ctx.run(createOrderStep, { order: input.order }),

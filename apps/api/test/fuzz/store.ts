@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
-import { createUserAccount, seedDemoStore } from "@kasse/flows";
+import { createUserAccount } from "@kasse/flows";
+import { seedDemoStore } from "@kasse/operations";
 import type { TestApp } from "../../src/testing";
 import type { Pools } from "./arbitraries";
 
@@ -216,7 +217,7 @@ const WRITTEN_WHEN_REFUSED = new Set(["workflow_executions", "workflow_step_runs
  * A refused request (4xx) must leave it as it was.
  */
 export async function fingerprinter(t: TestApp): Promise<() => Promise<Map<string, string>>> {
-  const db = t.app.modules.db;
+  const db = t.database.db;
   const tables = await queryRows<{ table_name: string; has_updated: boolean }>(
     db,
     sql`select t.table_name, exists (select 1 from information_schema.columns c where c.table_schema = t.table_schema and c.table_name = t.table_name and c.column_name = 'updated_at') as has_updated

@@ -59,7 +59,7 @@ export async function createCountingDatabase(): Promise<CountingDatabase> {
  * outside transactions. Use it on an app's existing handle; {@link createCountingDatabase} counts
  * everything on a database of its own.
  * @example
- * const n = await countQueries(app.modules.db, () => app.inject({ method: "GET", url: "/store/products" }));
+ * const n = await countQueries(app.infra.database.db, () => app.inject({ method: "GET", url: "/store/products" }));
  */
 export async function countQueries(db: Db, fn: () => Promise<unknown>): Promise<number> {
   const session = (db as unknown as { session: Record<string, unknown> }).session;

@@ -1,4 +1,11 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
+import type { AuthService } from "./service";
+import type { OneTimeTokenService } from "./one-time-tokens";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { auth: AuthService; authTokens: OneTimeTokenService };
+
+const { step } = definitions<StepModules>();
 
 /** Input of {@link createAuthIdentityStep}: secrets arrive already hashed, in `provider_metadata`. */
 export interface CreateAuthIdentityInput {

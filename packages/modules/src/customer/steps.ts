@@ -1,6 +1,12 @@
 import { errors } from "@kasse/core";
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { CustomerCreate } from "./schema";
+import type { CustomerService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { customer: CustomerService };
+
+const { step } = definitions<StepModules>();
 
 /** Input of {@link createCustomerStep}: the customer fields and who creates it. */
 export interface CreateCustomerStepInput {

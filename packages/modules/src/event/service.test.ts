@@ -71,7 +71,7 @@ const reset = async () => {
 
 describe("the event outbox", () => {
   it("a workflow's events are released when it succeeds; a compensated one releases none but its compensation's", async () => {
-    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
     const create = step("test-create-product", {
       invoke: async (input: { id: string }, ctx) => {
         await ctx.emit("product.created", { id: input.id });
@@ -125,7 +125,7 @@ describe("the event outbox", () => {
 
   it("says how long the oldest event still to be delivered has waited, leaving out those a compensated execution left", async () => {
     expect(await events.oldestWaitingAge()).toBe(0);
-    const engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+    const engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
     const emit = step("test-age-emit", {
       invoke: async (_input: null, ctx) => {
         await ctx.emit("product.created", { id: "prod_age" });

@@ -1,8 +1,17 @@
-import { step } from "@kasse/workflows";
-import type { FulfillmentProviderCall } from "./providers";
-import { type FulfillmentRecordCreate } from "./records";
+import { definitions } from "@kasse/workflows";
+import type { FulfillmentProviderCall, FulfillmentProviderRegistry } from "./providers";
+import type { FulfillmentRecordCreate, FulfillmentRecordService } from "./records";
 import type { ShipmentCreate } from "./schema";
-import type { DeletedZoneRecords } from "./service";
+import type { DeletedZoneRecords, FulfillmentService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = {
+  fulfillment: FulfillmentService;
+  fulfillmentRecord: FulfillmentRecordService;
+  fulfillmentProviders: FulfillmentProviderRegistry;
+};
+
+const { step } = definitions<StepModules>();
 
 /**
  * Deletes the fulfillment sets of a stock location (with their zones, geo zones and shipping

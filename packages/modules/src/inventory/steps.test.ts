@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { errors, type KasseError } from "@kasse/core";
 import { failure, onPostgres, useTestDatabase } from "@kasse/db/testing";
-import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
+import { createEngine, definitions, type Engine } from "@kasse/workflows";
 import { createInventoryService, type ReserveForLinesInput } from "./service";
 import {
   consumeLineItemsStep,
@@ -9,8 +9,10 @@ import {
   releaseLineItemReservationsStep,
   reserveLineItemsStep,
 } from "./steps";
-import { createModules } from "../modules";
+import { createModules, type Modules } from "../modules";
 import { eventOutbox } from "@kasse/modules";
+
+const { step, workflow } = definitions<Modules>();
 
 // The inventory steps the order sagas run (checkout reserves, cancel releases, fulfillment
 // consumes, a return receipt restocks), each with its compensation when a later step fails.
@@ -26,7 +28,7 @@ const LOC = OLDER;
 
 const inventory = createInventoryService();
 beforeAll(async () => {
-  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
 });
 
 /** A variant with its own inventory item stocked as given. */

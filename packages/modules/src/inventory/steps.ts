@@ -1,4 +1,4 @@
-import { step, type StepContext } from "@kasse/workflows";
+import { definitions, type StepContext } from "@kasse/workflows";
 import type {
   ConsumedReservation,
   DetachedVariants,
@@ -6,6 +6,12 @@ import type {
   ReserveForLinesInput,
   StockAdjustment,
 } from "./types";
+import type { InventoryService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { inventory: InventoryService };
+
+const { step } = definitions<StepModules>();
 
 /** A reservation as steps journal it (JSON: no dates). */
 export interface ReservedItem {
@@ -28,7 +34,7 @@ const reserved = (rows: Reservation[]): ReservedItem[] =>
 
 /** Records `inventory-item.updated` with the new levels of the (item, location) pairs whose stock changed. */
 async function emitLevels(
-  ctx: StepContext,
+  ctx: StepContext<StepModules>,
   pairs: ReadonlyArray<{ inventory_item_id: string; location_id: string }>,
 ): Promise<void> {
   for (const level of await ctx.modules.inventory.levelEvents(pairs)) await ctx.emit("inventory-item.updated", level);

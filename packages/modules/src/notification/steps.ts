@@ -1,5 +1,11 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { NotificationInput } from "./schema";
+import type { NotificationService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { notification: NotificationService };
+
+const { step } = definitions<StepModules>();
 
 /** Delivery attempts in all, and the first retry delay (doubled per attempt, with jitter). */
 export const DELIVERY_RETRY = { attempts: 4, backoffMs: 100, maxBackoffMs: 5_000 };

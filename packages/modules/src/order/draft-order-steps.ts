@@ -1,6 +1,8 @@
-import { step } from "@kasse/workflows";
-import type { ConvertedDraft } from "./draft-orders";
+import { definitions } from "@kasse/workflows";
+import type { ConvertedDraft, DraftOrderService } from "./draft-orders";
 import type { OrderActor } from "./schema";
+
+const { step } = definitions<{ draftOrder: DraftOrderService }>();
 
 const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
 

@@ -3,20 +3,22 @@ import { sql } from "drizzle-orm";
 import { errors } from "@kasse/core";
 import { queryRows, type ListPaging } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
-import { createEngine, step, workflow, type Engine } from "@kasse/workflows";
+import { createEngine, definitions, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
 import type { OrderFilters } from "./schema";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
-import { createModules } from "../modules";
+import { createModules, type Modules } from "../modules";
 import { eventOutbox } from "@kasse/modules";
+
+const { step, workflow } = definitions<Modules>();
 
 const database = useTestDatabase();
 let engine: Engine;
 // Built once, like the composition root builds it: no handle; each call runs on the current one.
 const orders = createOrderService();
 beforeAll(async () => {
-  engine = createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db) });
+  engine = createEngine({ events: eventOutbox, db: database.db, modules: () => createModules() });
 });
 
 const admin = { actor_type: "user", actor_id: "user_1" };
@@ -164,7 +166,7 @@ describe("order service", () => {
     expect(leftovers).toEqual({ lines: 0, changes: 0 });
   });
   it("lists a page with its returns in one statement, as the returns' own reads give them", async () => {
-    const returns = createModules(database.db).orderReturn;
+    const returns = createModules().orderReturn;
     const placed = [];
     for (const email of ["r1@example.com", "r2@example.com", "r3@example.com"]) {
       const o = await orders.create(orderSnapshot({ email }));

@@ -1,10 +1,23 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { ClaimExchangeKind, OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
-import type { AppliedClaimExchange } from "./claims-exchanges";
-import { type ReturnReceipt } from "./returns";
+import type { AppliedClaimExchange, ClaimExchangeService } from "./claims-exchanges";
+import type { ReturnReceipt, ReturnService } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
-import type { AppliedChange, ChangeApplication } from "./order-edits";
-import { assertOpen, type LineStage, type OrderState } from "./service";
+import type { AppliedChange, ChangeApplication, OrderEditService } from "./order-edits";
+import { assertOpen, type LineStage, type OrderService, type OrderState } from "./service";
+import type { OrderTransferService } from "./transfers";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = {
+  order: OrderService;
+  claimExchange: ClaimExchangeService;
+  orderEdit: OrderEditService;
+  orderReturn: ReturnService;
+  orderTransfer: OrderTransferService;
+  returnChange: ReturnChangeService;
+};
+
+const { step } = definitions<StepModules>();
 
 /** What {@link createOrderStep} journals: the new order's ids (JSON, no dates). */
 export interface CreatedOrder {

@@ -1,4 +1,10 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
+import type { PaymentService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { payment: PaymentService };
+
+const { step } = definitions<StepModules>();
 
 /** What a store request gives to start a payment session (`POST /store/payment-collections/{id}/payment-sessions`). */
 export interface PaymentSessionInput {

@@ -1,7 +1,12 @@
-import { step } from "@kasse/workflows";
-import type { TaxInclusionUndo } from "./price-preference-service";
+import { definitions } from "@kasse/workflows";
+import type { PricePreferenceService, TaxInclusionUndo } from "./price-preference-service";
 import type { PriceInput } from "./prices";
-import type { VariantPricesSnapshot } from "./service";
+import type { PricingService, VariantPricesSnapshot } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { pricing: PricingService; pricePreference: PricePreferenceService };
+
+const { step } = definitions<StepModules>();
 
 /** Whether prices in a currency include tax, as set from the store's currencies. */
 export interface CurrencyTaxInclusion {

@@ -1,6 +1,11 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { ProductCreate, ProductUpdate, VariantCreate, VariantUpdate } from "./schema";
-import type { ProductSnapshot, VariantWrite } from "./service";
+import type { ProductService, ProductSnapshot, VariantWrite } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { product: ProductService };
+
+const { step } = definitions<StepModules>();
 
 /** Products to create, update (nested `options`/`variants` replace their sets) and soft-delete, in that order. */
 export interface ProductWrites {

@@ -2,13 +2,15 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
 import { useTestDatabase } from "@kasse/db/testing";
-import { createEngine, step, workflow } from "@kasse/workflows";
+import { createEngine, definitions } from "@kasse/workflows";
 import { campaignBudget, promotion } from "./tables";
 import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";
-import { createModules } from "../modules";
+import { createModules, type Modules } from "../modules";
 import { eventOutbox } from "@kasse/modules";
+
+const { step, workflow } = definitions<Modules>();
 
 const database = useTestDatabase({ poolSize: 20 });
 // Built once, like the composition root builds it: no handle; each call runs on the current one.
@@ -352,7 +354,7 @@ describe("campaign budgets", () => {
 
 describe("register-promotion-usage step", () => {
   const engine = () =>
-    createEngine({ events: eventOutbox, db: database.db, modules: (db) => createModules(db), leaseMs: 5_000 });
+    createEngine({ events: eventOutbox, db: database.db, modules: () => createModules(), leaseMs: 5_000 });
   const failLater = step("promotion-test-fail-later", {
     invoke: async (): Promise<{ output: null }> => {
       throw errors.invalidData("a later step failed");

@@ -1,5 +1,10 @@
-import { step } from "@kasse/workflows";
-import { type BudgetConsumption, type PromotionUsage } from "./service";
+import { definitions } from "@kasse/workflows";
+import type { BudgetConsumption, PromotionService, PromotionUsage } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { promotion: PromotionService };
+
+const { step } = definitions<StepModules>();
 
 /** Input of {@link registerPromotionUsage}: what each promotion gave the order being placed. */
 export interface RegisterPromotionUsageInput {

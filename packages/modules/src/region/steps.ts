@@ -1,5 +1,11 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { RegionCreate, RegionUpdate } from "./schema";
+import type { RegionService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { region: RegionService };
+
+const { step } = definitions<StepModules>();
 
 /** Creates a region; undone by deleting it (its countries become free again). */
 export const createRegionStep = step("create-region", {

@@ -1,4 +1,10 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
+import type { StockLocationService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { stockLocation: StockLocationService };
+
+const { step } = definitions<StepModules>();
 
 /**
  * Soft-deletes a stock location with its sales channel links (404 when unknown). The last step of

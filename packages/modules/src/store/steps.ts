@@ -1,6 +1,11 @@
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { StoreUpdate } from "./schema";
-import { type Store, type StoreReferences } from "./service";
+import type { Store, StoreReferences, StoreService } from "./service";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { store: StoreService };
+
+const { step } = definitions<StepModules>();
 
 /** Input of {@link updateStoreStep}: the update and which of the ids and codes it names exist. */
 export interface UpdateStoreStepInput {

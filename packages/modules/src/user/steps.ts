@@ -1,6 +1,13 @@
 import { errors } from "@kasse/core";
-import { step } from "@kasse/workflows";
+import { definitions } from "@kasse/workflows";
 import type { UserCreate } from "./schema";
+import type { UserService } from "./service";
+import type { InviteService } from "./invites";
+
+/** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
+type StepModules = { user: UserService; invite: InviteService };
+
+const { step } = definitions<StepModules>();
 /** Creates an admin user; undone by removing the row (it never existed for anyone else). */
 export const createUserStep = step("create-user", {
   invoke: async (input: UserCreate, ctx) => {

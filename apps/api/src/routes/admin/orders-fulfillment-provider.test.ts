@@ -101,7 +101,7 @@ describe("fulfillment providers", () => {
   it("a failure after the provider created its fulfillment cancels it with the provider", async () => {
     const order = await orderShippedWith({});
     const before = await stock();
-    const res = await withFailure(t.app.modules.db, "fulfillment", "INSERT", "true", () =>
+    const res = await withFailure(t.database.db, "fulfillment", "INSERT", "true", () =>
       t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
         items: [{ id: order.items[0]!.id, quantity: 1 }],
         location_id: LOC,

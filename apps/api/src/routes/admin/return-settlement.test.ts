@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/flows";
+import { checkInvariants } from "@kasse/operations";
 import { useTestApp } from "../../testing";
 import { fulfilledTestOrder, placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";

@@ -74,7 +74,7 @@ describe("store cart read cost", () => {
       // Warm the default-channel cache of the publishable-key plugin so every read pays the same.
       await t.app.inject({ method: "GET", url: `/store/carts/${cart.id}` });
       counts.push(
-        await countQueries(t.app.modules.db, async () => {
+        await countQueries(t.database.db, async () => {
           const res = await t.app.inject({ method: "GET", url: `/store/carts/${cart.id}` });
           expect(res.statusCode).toBe(200);
           const body = res.json().cart;

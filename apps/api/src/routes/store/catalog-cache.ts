@@ -17,7 +17,7 @@ export function registerCatalogCache(app: App): void {
   app.decorate(
     "catalogCache",
     createVersionedCache({
-      version: catalogVersionReader(app.modules.db),
+      version: catalogVersionReader(app.infra.database.db),
       validUntil: () => app.modules.priceList.nextChange(),
       maxEntries: app.config.env.CATALOG_CACHE_ENTRIES,
       maxBytes: app.config.env.CATALOG_CACHE_MB * 1024 * 1024,

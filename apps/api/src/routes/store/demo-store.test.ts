@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onDatabase } from "@kasse/db";
-import { seedDemoStore, type DemoStore } from "@kasse/flows";
+import { seedDemoStore, type DemoStore } from "@kasse/operations";
 import { demoPicture } from "../../plugins/static-files";
 import { createTestApp, startS3Server, type TestApp } from "../../testing";
 

@@ -21,7 +21,7 @@ describe("store orders", () => {
     });
     const placed = (await placeTestOrder(t.app, { customer_id: "cus_refs", email: "refs@example.com" })).order;
     const [first] = placed.items;
-    await t.app.modules.db
+    await t.database.db
       .update(orderLineItem)
       .set({ variant_id: product.variantIds[0]!, product_id: product.id })
       .where(eq(orderLineItem.id, first!.id));

@@ -41,7 +41,7 @@ describe("store order transfer", () => {
     const token = await requestAndReadToken(guest.id, "guest-a@example.com");
 
     // Only a hash is stored; the notification shows the token redacted.
-    const [stored] = await t.app.modules.db
+    const [stored] = await t.database.db
       .select()
       .from(orderTransferRequest)
       .where(eq(orderTransferRequest.order_id, guest.id));
@@ -91,7 +91,7 @@ describe("store order transfer", () => {
     expect(declined.json().order.customer_id).toBeNull();
     expect((await t.store.post(`/store/orders/${guest.id}/transfer/accept`, { token: second })).statusCode).toBe(400);
     expect((await t.app.modules.order.retrieve(guest.id)).customer_id).toBeNull();
-    const rows = await t.app.modules.db
+    const rows = await t.database.db
       .select()
       .from(orderTransferRequest)
       .where(eq(orderTransferRequest.order_id, guest.id));
@@ -101,7 +101,7 @@ describe("store order transfer", () => {
   it("an expired token is refused", async () => {
     const guest = (await placeTestOrder(t.app, { customer_id: null, email: "guest-c@example.com" })).order;
     const token = await requestAndReadToken(guest.id, "guest-c@example.com");
-    await t.app.modules.db
+    await t.database.db
       .update(orderTransferRequest)
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where(eq(orderTransferRequest.order_id, guest.id));
@@ -114,7 +114,7 @@ describe("store order transfer", () => {
     const mine = (await placeTestOrder(t.app, { customer_id: claimer.id, email: "claire@example.com" })).order;
     const theirs = (await placeTestOrder(t.app, { customer_id: "cus_someone_else", email: "else@example.com" })).order;
     const mailsBefore = smtp.mails.length;
-    const countRows = async () => (await t.app.modules.db.select().from(orderTransferRequest)).length;
+    const countRows = async () => (await t.database.db.select().from(orderTransferRequest)).length;
     const rowsBefore = await countRows();
 
     // Only a signed-in customer asks.

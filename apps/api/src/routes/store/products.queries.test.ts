@@ -51,7 +51,7 @@ describe("store product page cost", () => {
     const counts: number[] = [];
     for (const limit of [15, 50, 100]) {
       counts.push(
-        await countQueries(t.app.modules.db, async () => {
+        await countQueries(t.database.db, async () => {
           const res = await t.app.inject({
             method: "GET",
             url: `/store/products?limit=${limit}&region_id=${regionId}&fields=${fields}`,

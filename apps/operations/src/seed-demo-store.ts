@@ -1,7 +1,7 @@
 import { transaction } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
 import type { ProductCreate } from "@kasse/modules/product";
-import { createProductsIn } from "./create-products";
+import { createProductsIn } from "@kasse/flows";
 
 /** What the seed created: printed by `kasse seed` so a new user can point a storefront at it. */
 export interface DemoStore {
@@ -237,7 +237,7 @@ const handleOf = (title: string) =>
  * products with variants, prices and stock. Does nothing (returns null) when the store already
  * has regions or products, so `kasse seed` and the first embedded start can both call it.
  * @example
- * const store = await seedDemoStore(createModules(db));
+ * const store = await seedDemoStore(createModules());
  * if (store) console.log(`publishable key: ${store.publishable_api_key}`);
  */
 export async function seedDemoStore(m: Modules, options: SeedOptions = {}): Promise<DemoStore | null> {

@@ -1,6 +1,6 @@
-import { db, readSnapshot } from "@kasse/db";
+import { readSnapshot } from "@kasse/db";
 import type { Modules } from "@kasse/modules";
-import { completeCartWorkflow } from "./complete-cart";
+import { completeCartWorkflow } from "@kasse/flows";
 import { activeExecutionKeys, overdueExecutions, stuckAfterMs } from "@kasse/workflows";
 
 /** One broken invariant: the id of the offending row and what is wrong with it. */
@@ -64,7 +64,7 @@ async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
     {
       name: `workflow executions: none running with a lease expired over ${stuckMs / 1000} s ago, none compensation_failed without a retry planned`,
-      violations: await overdueExecutions(db, stuckMs, cap),
+      violations: await overdueExecutions(stuckMs, cap),
     },
   ];
 
@@ -77,7 +77,7 @@ async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<
         const onOrders = await orders.liveOrderLineIds(lineIds);
         // Checkout reserves for the cart's lines before it places the order: fine while that completion runs.
         const cartLines = await carts.openCartLines(lineIds.filter((id) => !onOrders.has(id)));
-        const completing = await activeExecutionKeys(db, completeCartWorkflow.name, [...new Set(cartLines.values())]);
+        const completing = await activeExecutionKeys(completeCartWorkflow.name, [...new Set(cartLines.values())]);
         for (const r of page) {
           if (onOrders.has(r.line_item_id)) continue;
           const cartId = cartLines.get(r.line_item_id);
