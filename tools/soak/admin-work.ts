@@ -9,15 +9,18 @@ interface AdminFigures {
 }
 
 /**
- * What happens to an order (weights): shipped and paid, partly refunded, canceled, or returned;
- * some are first edited (a line's quantity raised by one: a new version, a unit more reserved).
+ * What happens to an order (weights): shipped and paid, partly refunded, canceled, returned,
+ * exchanged (a unit back for a new one) or claimed (a unit written off and refunded); some are
+ * first edited (a line's quantity raised by one: a new version, a unit more reserved).
  */
 const PLANS = {
   ship_capture_refund: 20,
-  edit_ship_capture_refund: 20,
-  cancel: 20,
-  ship_capture_return: 20,
-  leave: 20,
+  edit_ship_capture_refund: 15,
+  cancel: 15,
+  ship_capture_return: 15,
+  ship_capture_exchange: 10,
+  ship_capture_claim: 10,
+  leave: 15,
 } as const;
 
 /**
@@ -83,6 +86,8 @@ export function createAdminWork(client: Client, admin: { email: string; password
     if (!collection) return;
     if (!(await call("capture", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/capture`, {})))
       return;
+    if (plan === "ship_capture_exchange") return exchange(orderId, order.items[0]);
+    if (plan === "ship_capture_claim") return claim(orderId, items[0]!.id, collection.payments?.[0]?.id);
     if (plan !== "ship_capture_return") {
       await call("refund", "POST", `/admin/orders/${orderId}/payment-collections/${collection.id}/refund`, {
         amount: Math.max(1, Math.floor(order.total / 4)),
@@ -112,6 +117,45 @@ export function createAdminWork(client: Client, admin: { email: string; password
       (await call("edit confirm", "POST", `${base}/confirm`));
     // Refused (no stock for the unit, say): the order stays as it was and open for the next change.
     if (!ok) await call("edit cancel", "DELETE", base);
+  }
+
+  /** Medusa's exchange: one unit of the line back (received at once), one unit of its variant out. */
+  async function exchange(orderId: string, line: { id: string; variant_id: string }): Promise<void> {
+    const begun = await call("exchange begin", "POST", "/admin/exchanges", { order_id: orderId });
+    const ex = begun?.body?.exchange as { id: string; return_id: string } | undefined;
+    if (!ex) return;
+    const base = `/admin/exchanges/${ex.id}`;
+    const ok =
+      (await call("exchange inbound", "POST", `${base}/inbound/items`, { items: [{ id: line.id, quantity: 1 }] })) &&
+      (await call("exchange location", "POST", `/admin/returns/${ex.return_id}`, { location_id: locationId })) &&
+      (await call("exchange outbound", "POST", `${base}/outbound/items`, {
+        items: [{ variant_id: line.variant_id, quantity: 1 }],
+      })) &&
+      (await call("exchange confirm", "POST", `${base}/request`));
+    if (!ok) {
+      await call("exchange cancel", "DELETE", `${base}/request`);
+      return;
+    }
+    await call("exchange receive", "POST", `/admin/returns/${ex.return_id}/receive`, {});
+  }
+
+  /** A refund claim of one unit (production failure), then the refund of what the order is owed back. */
+  async function claim(orderId: string, lineId: string, paymentId: string | undefined): Promise<void> {
+    const begun = await call("claim begin", "POST", "/admin/claims", { type: "refund", order_id: orderId });
+    const c = begun?.body?.claim as { id: string } | undefined;
+    if (!c) return;
+    const base = `/admin/claims/${c.id}`;
+    const ok =
+      (await call("claim item", "POST", `${base}/claim-items`, {
+        items: [{ id: lineId, quantity: 1, reason: "production_failure" }],
+      })) && (await call("claim confirm", "POST", `${base}/request`));
+    if (!ok) {
+      await call("claim cancel", "DELETE", `${base}/request`);
+      return;
+    }
+    const owed = (await call("read", "GET", `/admin/orders/${orderId}`))?.body?.order?.summary?.pending_difference;
+    if (paymentId && typeof owed === "number" && owed < 0)
+      await call("claim refund", "POST", `/admin/payments/${paymentId}/refund`, { amount: -owed });
   }
 
   return { figures, work };
