@@ -110,6 +110,10 @@ describe("order edits (Medusa's order change, edit kind)", () => {
       ["variant_mug", 1],
       [f.cap.variant, 1],
     ]);
+    // The shopper's order page reads the order as it now is.
+    const storeOrder = (await t.store.get(`/store/orders/${o.id}`)).json().order;
+    expect(storeOrder).toMatchObject({ total: 4700 });
+    expect(storeOrder.items.map((i: { quantity: number }) => i.quantity)).toEqual([3, 1, 1]);
     // Stock: only the differences (one more shirt, one cap); the mug is not touched.
     expect(await stockLevels()).toEqual({ shirt: 3, mug: 1, cap: 1 });
     expect(mug.quantity).toBe(1);
