@@ -223,6 +223,14 @@ const noSecrets = [
   "process-payment-webhook",
   // The edit's id and its plan: order lines, quantities, prices and amounts, no customer data beyond the order's.
   "confirm-order-edit",
+  // An exchange's or claim's id, its plan and the amounts it settles.
+  "confirm-claim-exchange",
+  // A draft's id, its lines to reserve and its total.
+  "convert-draft-order",
+  // An order's and a collection's ids and amounts (a manual payment holds no card data).
+  "create-order-difference-collection",
+  "mark-payment-collection-as-paid",
+  "delete-order-payment-collection",
 ];
 
 describe("secrets in the journal of the registered workflows", () => {
