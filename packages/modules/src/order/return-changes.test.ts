@@ -35,6 +35,8 @@ describe("return changes", () => {
       location_id: "sloc_1",
       items: [{ id: line.id, quantity: 1, reason_id: null }],
       metadata: null,
+      // No return shipping method was added.
+      shipping: null,
     });
     await changes.reopen(confirmed.change_id);
     expect((await changes.pendingForOrder(order.id))?.return_id).toBe(first.id);
