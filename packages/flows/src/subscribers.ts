@@ -98,13 +98,24 @@ const email = (order: Order, template: string, data: Record<string, unknown>): N
   resource_type: "order",
 });
 
-/** Mails the order's summary with `template` when `eventName` (whose data is the order's id) is released. */
-const orderEmailSubscriber = (name: string, eventName: string, template: string): SubscriberDefinition => ({
+/**
+ * Mails the order's summary with `template` when `eventName` is released: the order its data names
+ * by `orderKey` (default `id`), with what `extra` adds from the event; not when the event says
+ * `no_notification`.
+ */
+const orderEmailSubscriber = (
+  name: string,
+  eventName: string,
+  template: string,
+  options: { orderKey?: string; extra?: (data: EventRow["data"]) => Record<string, unknown> } = {},
+): SubscriberDefinition => ({
   name,
   events: [eventName],
   async handle(event, deps) {
-    const order = await orderToNotify(deps, event.data.id);
-    if (order) await notify(deps, event, name, email(order, template, orderData(order)));
+    if (event.data.no_notification === true) return;
+    const order = await orderToNotify(deps, event.data[options.orderKey ?? "id"]);
+    if (order)
+      await notify(deps, event, name, email(order, template, { ...orderData(order), ...options.extra?.(event.data) }));
   },
 });
 
@@ -139,21 +150,10 @@ const shipmentNoticeSubscriber: SubscriberDefinition = {
   },
 };
 
-const editNoticeSubscriber: SubscriberDefinition = {
-  name: "edit-notice",
-  events: ["order-edit.confirmed"],
-  async handle(event, deps) {
-    if (event.data.no_notification === true) return;
-    const order = await orderToNotify(deps, event.data.order_id);
-    if (order)
-      await notify(
-        deps,
-        event,
-        this.name,
-        email(order, "order.edited", { ...orderData(order), pending_difference: event.data.pending_difference }),
-      );
-  },
-};
+const editNoticeSubscriber = orderEmailSubscriber("edit-notice", "order-edit.confirmed", "order.edited", {
+  orderKey: "order_id",
+  extra: (data) => ({ pending_difference: data.pending_difference }),
+});
 
 const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
 
