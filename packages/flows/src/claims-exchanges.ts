@@ -6,6 +6,7 @@ import {
   confirmClaimExchangeStep,
   confirmOwnedReturnRequestStep,
   createReturnStep,
+  recordClaimExchangeCollectionStep,
   type ClaimExchange,
   type ClaimExchangeKind,
   type OrderActor,
@@ -190,7 +191,8 @@ const planClaimExchangeStep = step("plan-claim-exchange", {
  * version with the outbound lines and shipping methods and the totals net of the returned or
  * claimed units (`order.updated`, `order.exchange_created` / `order.claim_created`; a second
  * confirmation racing it is refused); the outbound lines' stock reserved at the location that has
- * it; a payment collection for an amount owed; the payment status. An amount due back stays a
+ * it; a payment collection for an amount owed (recorded on the exchange or claim, for its cancel);
+ * the payment status. An amount due back stays a
  * negative `pending_difference` for a refund. A failure at any step undoes the ones before it.
  */
 export const confirmClaimExchangeWorkflow = workflow(
@@ -208,7 +210,8 @@ export const confirmClaimExchangeWorkflow = workflow(
       });
       await ctx.run(createReturnStep, {
         order_id: plan.order.id,
-        return: request.return,
+        // Marked as the exchange's or claim's inbound: its units were settled by the deduction.
+        return: { ...request.return, [`${input.kind}_id`]: input.id },
         return_id: request.return_id,
         actor,
       });
@@ -220,6 +223,11 @@ export const confirmClaimExchangeWorkflow = workflow(
       actor,
     });
     const settled = await settleConfirmedChange(ctx, plan, confirmed.added_line_ids, actor);
+    if (settled.payment_collection_id)
+      await ctx.run(recordClaimExchangeCollectionStep, {
+        id: input.id,
+        payment_collection_id: settled.payment_collection_id,
+      });
     return {
       id: input.id,
       order_id: plan.order.id,

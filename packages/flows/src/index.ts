@@ -16,6 +16,7 @@ import { createReturnWorkflow } from "./create-return";
 import { confirmOrderEditWorkflow } from "./order-edits";
 import { convertDraftOrderWorkflow } from "./convert-draft-order";
 import { confirmClaimExchangeWorkflow } from "./claims-exchanges";
+import { cancelClaimExchangeWorkflow } from "./cancel-claim-exchange";
 import { receiveReturnWorkflow } from "./receive-return";
 import {
   createOrderCollectionWorkflow,
@@ -56,6 +57,7 @@ export const allWorkflows: AnyWorkflow[] = [
   confirmOrderEditWorkflow,
   convertDraftOrderWorkflow,
   confirmClaimExchangeWorkflow,
+  cancelClaimExchangeWorkflow,
   receiveReturnWorkflow,
   createOrderCollectionWorkflow,
   markCollectionPaidWorkflow,
@@ -206,6 +208,7 @@ export {
   removeClaimExchangeShipping,
   type ConfirmClaimExchangeInput,
 } from "./claims-exchanges";
+export { cancelClaimExchangeWorkflow, type CancelClaimExchangeInput } from "./cancel-claim-exchange";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

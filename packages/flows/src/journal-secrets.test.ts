@@ -225,6 +225,8 @@ const noSecrets = [
   "confirm-order-edit",
   // An exchange's or claim's id, its plan and the amounts it settles.
   "confirm-claim-exchange",
+  // A confirmed exchange's or claim's id, the change taking it back and the collection it removes.
+  "cancel-claim-exchange",
   // A draft's id, its lines to reserve and its total.
   "convert-draft-order",
   // An order's and a collection's ids and amounts (a manual payment holds no card data).

@@ -127,11 +127,12 @@ function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: Planned
  * Applies a change's actions to an order, purely: the preview and the confirmation both call it,
  * so what the admin sees is what confirming writes. An `ITEM_UPDATE` sets an existing line's
  * quantity and price (its discount scales with its amount, its tax is at the rate the action
- * carries), an `ITEM_ADD` adds a line, a `SHIPPING_ADD` a method. The order's totals move by the
+ * carries), an `ITEM_ADD` adds a line, a `SHIPPING_ADD` a method, a `SHIPPING_REMOVE` takes one
+ * off. The order's totals move by the
  * lines' differences; `pending_difference` = the new total − what came back on returns − what is
  * paid (captured − refunded). `deductions` (an exchange's returned units, a refund claim's claimed
  * ones) take their share of their lines' money off the order's totals, the lines themselves
- * unchanged (their units were sold).
+ * unchanged (their units were sold); a negative quantity puts that share back (a canceled one's).
  */
 export function planChange(
   order: Pick<Order, "id" | "items" | "shipping_methods" | (typeof ORDER_TOTAL_KEYS)[number]>,
@@ -211,7 +212,12 @@ export function planChange(
     });
   }
 
-  const shipping_methods = order.shipping_methods.map((m) => ({ ...m, actions: actionsOf(m.id) }));
+  const removed_method_ids = change.actions.flatMap((a) => (a.action === "SHIPPING_REMOVE" ? [a.reference_id] : []));
+  const shipping_methods = order.shipping_methods.flatMap((m) => {
+    if (!removed_method_ids.includes(m.id)) return [{ ...m, actions: actionsOf(m.id) }];
+    plus(totals, "shipping", ZERO, moneyOf(m));
+    return [];
+  });
   for (const a of change.actions) {
     if (a.action !== "SHIPPING_ADD") continue;
     const d = a.details;
@@ -251,8 +257,9 @@ export function planChange(
   for (const d of deductions) {
     const line = order.items.find((i) => i.id === d.item_id);
     if (!line || line.quantity === 0) continue;
+    // Given back exactly as it was taken (rounded on the units' magnitude).
     const share = (k: keyof PlannedMoney) =>
-      Math.round((line[k] * Math.min(d.quantity, line.quantity)) / line.quantity);
+      Math.sign(d.quantity) * Math.round((line[k] * Math.min(Math.abs(d.quantity), line.quantity)) / line.quantity);
     const taken = {
       subtotal: share("subtotal"),
       discount_total: share("discount_total"),
@@ -282,6 +289,7 @@ export function planChange(
       lines,
       added_lines,
       added_methods,
+      removed_method_ids,
       totals,
     },
     deducted,

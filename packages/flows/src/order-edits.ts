@@ -8,8 +8,10 @@ import {
   confirmOrderEditStep,
   type AddedItemDetails,
   type AddedShippingDetails,
+  type Deduction,
   type Order,
   type OrderActor,
+  type OrderChangeAction,
   type OrderEditItemsAdd,
   type OrderEditItemUpdate,
   type OrderEditShippingAdd,
@@ -40,28 +42,37 @@ export async function paidSoFar(
   m: Modules,
   order: Pick<Order, "id" | "payment_collection_ids" | "items">,
 ): Promise<PaidSoFar> {
-  const [collections, returns, settled] = await Promise.all([
+  const [collections, returns] = await Promise.all([
     order.payment_collection_ids.length ? m.payment.listCollections({ id: order.payment_collection_ids }) : [],
     m.orderReturn.listForOrders([order.id]),
-    m.claimExchange.settledReturnIds([order.id]),
   ]);
   const sum = (pick: (c: (typeof collections)[number]) => number) => collections.reduce((s, c) => s + pick(c), 0);
   return {
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
-    // An exchange's or claim's inbound return was settled by its deduction at confirmation.
-    credited: returnCredit(
-      order.items,
-      (returns.get(order.id) ?? []).filter((r) => !settled.has(r.id)),
-    ),
+    credited: returnCredit(order.items, returns.get(order.id) ?? []),
   };
 }
 
-/** The order as its change `change` would leave it (the preview and the confirmation use the same plan). */
-export async function planOrderChange(m: Modules, order: Order, change: OrderVersionChange): Promise<ChangePlan> {
-  const [paid, deductions] = await Promise.all([paidSoFar(m, order), m.claimExchange.deductions(change)]);
-  return planChange(order, change, paid, deductions);
+/** A change as planning reads it: its actions (a cancel's are planned before its row exists). */
+export type PlannedChange = Pick<OrderVersionChange, "id" | "change_type"> & {
+  updated_at: Date | string;
+  actions: OrderChangeAction[];
+};
+
+/**
+ * The order as its change `change` would leave it (the preview and the confirmation use the same
+ * plan); `deductions` default to what the change takes off (an exchange's, a claim's).
+ */
+export async function planOrderChange(
+  m: Modules,
+  order: Order,
+  change: PlannedChange,
+  deductions?: Deduction[],
+): Promise<ChangePlan> {
+  const [paid, deducted] = await Promise.all([paidSoFar(m, order), deductions ?? m.claimExchange.deductions(change)]);
+  return planChange(order, change, paid, deducted);
 }
 
 /** The change `id` of `changes`' type, with its order, refused unless the change is pending and the order open. */
@@ -277,8 +288,8 @@ export const confirmOrderEditWorkflow = workflow("confirm-order-edit", async (in
 });
 
 /** What a change's confirmation needs from its plan (reads only; journaled as JSON). */
-export async function confirmationPlan(m: Modules, order: Order, change: OrderVersionChange) {
-  const plan = await planOrderChange(m, order, change);
+export async function confirmationPlan(m: Modules, order: Order, change: PlannedChange, deductions?: Deduction[]) {
+  const plan = await planOrderChange(m, order, change, deductions);
   const location_ids = order.sales_channel_id
     ? await m.stockLocation.locationIdsForSalesChannels([order.sales_channel_id])
     : [];

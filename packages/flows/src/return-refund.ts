@@ -23,13 +23,7 @@ const planReturnRefundStep = step("plan-return-refund", {
     ctx,
   ) => {
     const m = ctx.modules;
-    const [order, ret, settled] = await Promise.all([
-      m.order.retrieve(input.order_id),
-      m.orderReturn.retrieve(input.return_id),
-      m.claimExchange.settledReturnIds([input.order_id]),
-    ]);
-    // An exchange's or claim's inbound units were settled by its deduction at confirmation.
-    if (settled.has(ret.id)) return { output: { amount: 0, moves: [] as PaymentMove[] } };
+    const [order, ret] = await Promise.all([m.order.retrieve(input.order_id), m.orderReturn.retrieve(input.return_id)]);
     const counted = new Map(input.lines.map((l) => [l.line_item_id, l.quantity]));
     const added =
       returnCreditOf(order.items, ret) -

@@ -5,6 +5,7 @@ import {
   addClaimExchangeShipping,
   addInboundItems,
   addOutboundItems,
+  cancelClaimExchangeWorkflow,
   confirmClaimExchangeWorkflow,
   removeClaimExchangeShipping,
   removeInboundItem,
@@ -69,7 +70,8 @@ const actor = (request: FastifyRequest) => ({ actor_type: request.auth!.actor_ty
 /**
  * The routes Medusa's exchanges and claims share (docs/orders.md "Exchanges and claims"): list and
  * read; begin; inbound items and shipping (answering the preview and the return); outbound items
- * and shipping (the preview and the exchange or claim); request (the confirm saga) and its cancel.
+ * and shipping (the preview and the exchange or claim); request (the confirm saga) and its cancel;
+ * the cancel of a confirmed one (its saga).
  * A claim's claimed items are in `routes/admin/claims.ts`.
  */
 export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
@@ -236,6 +238,20 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
       return confirmed.return_id
         ? { ...answer, return: await app.modules.returnChange.retrieveReturn(confirmed.return_id) }
         : answer;
+    },
+  );
+
+  // Medusa's cancel of a confirmed one (its `no_notification`: nothing is mailed on a cancel).
+  app.post(
+    `${plural}/:id/cancel`,
+    { schema: { params: IdParams, body: Confirm, response: { 200: Type.Object({ [kind]: View }) } } },
+    async (request) => {
+      await app.infra.engine.execute(cancelClaimExchangeWorkflow, {
+        kind,
+        id: request.params.id,
+        actor: actor(request),
+      });
+      return { [kind]: await service.retrieve(kind, request.params.id) };
     },
   );
 

@@ -88,8 +88,6 @@ export async function orderViews(
     modules.fulfillmentRecord.listForOrders(orderIds),
     known.returns ?? modules.orderReturn.listForOrders(orderIds),
   ]);
-  // Read only for orders with returns (most have none): no statement for a page without any.
-  const settled = await modules.claimExchange.settledReturnIds(orderIds.filter((id) => returns.get(id)?.length));
   const byId = new Map(collections.map((c) => [c.id, c]));
   return orders.map((o) =>
     shape(
@@ -97,7 +95,6 @@ export async function orderViews(
       o.payment_collection_ids.flatMap((id) => byId.get(id) ?? []),
       fulfillments.get(o.id) ?? [],
       returns.get(o.id) ?? [],
-      settled,
       audience,
     ),
   );
@@ -119,8 +116,6 @@ function shape(
   collections: PaymentCollection[],
   fulfillments: Fulfillment[],
   returns: OrderReturn[],
-  /** The returns exchanges and claims settled at their confirmation: not credited again. */
-  settled: Set<string>,
   audience: Audience,
 ) {
   const paid_total = addMoney(...collections.map((c) => c.captured_amount));
@@ -149,14 +144,7 @@ function shape(
     summary: {
       paid_total,
       refunded_total,
-      pending_difference:
-        order.total -
-        returnCredit(
-          order.items,
-          returns.filter((r) => !settled.has(r.id)),
-        ) -
-        paid_total +
-        refunded_total,
+      pending_difference: order.total - returnCredit(order.items, returns) - paid_total + refunded_total,
     },
     ...order,
     payment_collection_ids: undefined,

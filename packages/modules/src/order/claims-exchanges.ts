@@ -22,15 +22,10 @@ import {
   type OrderVersionChange,
 } from "./order-edits";
 import { createReturnChangeService } from "./return-changes";
+import { claimExchangeCancel, type Deduction } from "./claims-exchanges-cancel";
 
 /** An exchange or a claim as the API shows it (Medusa's `order_exchange` / `order_claim`). */
 export type ClaimExchange = Awaited<ReturnType<typeof view>>;
-
-/** Units of an order line an exchange or a claim takes off what the order charges (returned or claimed). */
-export interface Deduction {
-  item_id: string;
-  quantity: number;
-}
 
 /** What undoing a confirmation needs (JSON, journaled). */
 export interface AppliedClaimExchange {
@@ -123,6 +118,8 @@ export function createClaimExchangeService() {
   }
 
   const service = {
+    ...claimExchangeCancel(CHANGES),
+
     /** The order-change machinery of `kind` (outbound lines and shipping methods, as an order edit's). */
     changes: (kind: ClaimExchangeKind): OrderEditService => CHANGES[kind],
 
@@ -170,14 +167,6 @@ export function createClaimExchangeService() {
       return row;
     },
 
-    /**
-     * The returns of these orders that exchanges and claims took their inbound units on: settled by
-     * the change's deduction at confirmation, so their receipts refund nothing and credit nothing again.
-     */
-    async settledReturnIds(orderIds: string[]): Promise<Set<string>> {
-      return new Set(orderIds.length ? await cq.returnIdsOfOrders(orderIds) : []);
-    },
-
     /** A page of exchanges or claims, with their changes. */
     async list(kind: ClaimExchangeKind, filters: ClaimExchangeFilters, page: ListPaging) {
       const { items, count } = await cq.list(kind, filters, page);
@@ -200,7 +189,9 @@ export function createClaimExchangeService() {
      * Units the change takes off what the order charges: an exchange's returned units, a refund
      * claim's claimed units (a replace claim's are replaced at no charge, so the order keeps them).
      */
-    async deductions(change: Pick<OrderVersionChange, "id" | "actions" | "change_type">): Promise<Deduction[]> {
+    async deductions(
+      change: Pick<OrderVersionChange, "id" | "change_type"> & { actions: OrderChangeAction[] },
+    ): Promise<Deduction[]> {
       if (change.change_type !== "exchange" && change.change_type !== "claim") return [];
       const row = await cq.ofChange(change.id);
       if (!row) return [];
@@ -347,16 +338,18 @@ export function createClaimExchangeService() {
   return service;
 }
 
-/** How many units of each order line may still be claimed: fulfilled less what confirmed claims wrote off. */
+/**
+ * How many units of each order line may still be claimed: fulfilled less what confirmed claims
+ * wrote off (a canceled claim's units are claimable again).
+ */
 async function claimable(orderId: string): Promise<Map<string, number>> {
   const order = await orders.retrieve(orderId);
   const left = new Map(order.items.map((i) => [i.id, i.fulfilled_quantity]));
-  const confirmed = await q.versionChanges(
-    orderId,
-    { change_type: ["claim"], status: ["confirmed"] },
-    { limit: 10_000, offset: 0 },
-  );
-  for (const change of confirmed.items)
+  const [confirmed, canceled] = await Promise.all([
+    q.versionChanges(orderId, { change_type: ["claim"], status: ["confirmed"] }, { limit: 10_000, offset: 0 }),
+    cq.canceledChangeIds(orderId),
+  ]);
+  for (const change of confirmed.items.filter((c) => !canceled.includes(c.id)))
     for (const a of writeOffs(change.actions))
       left.set(a.reference_id, (left.get(a.reference_id) ?? 0) - a.details.quantity);
   return left;

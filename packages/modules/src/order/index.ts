@@ -136,9 +136,9 @@ export {
   createClaimExchangeService,
   type ClaimExchangeService,
   type ClaimExchange,
-  type Deduction,
   type AppliedClaimExchange,
 } from "./claims-exchanges";
+export type { CanceledClaimExchange, Deduction } from "./claims-exchanges-cancel";
 export {
   ClaimBegin,
   ClaimItemsAdd,

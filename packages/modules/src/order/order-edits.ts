@@ -78,6 +78,8 @@ export interface ChangeApplication {
   lines: PlannedLine[];
   added_lines: PlannedNewLine[];
   added_methods: PlannedNewMethod[];
+  /** Existing shipping methods taken off (`SHIPPING_REMOVE`: a canceled exchange's or claim's). */
+  removed_method_ids: string[];
   totals: PlannedTotals;
 }
 
@@ -91,6 +93,8 @@ export interface AppliedChange {
   changed_line_ids: string[];
   line_ids: string[];
   method_ids: string[];
+  /** The methods it took off (put back from the replaced version). */
+  removed_method_ids: string[];
 }
 
 /** The totals an order stores, as a version keeps them. */
@@ -120,6 +124,8 @@ function actionAmount(a: OrderChangeAction): number {
       return a.details.unit_price * a.details.quantity;
     case "SHIPPING_ADD":
       return a.details.amount;
+    case "SHIPPING_REMOVE":
+      return -a.details.amount;
     case "WRITE_OFF_ITEM":
       return 0;
   }
@@ -436,9 +442,14 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
      * Confirms the active edit `plan.change_id` as the order's next version: the lines and methods
      * `plan` computed from its actions, the order's totals and `version` + 1, and the version it
      * replaces kept in `order_version`. Refused (400) when the change is no longer active (confirmed
-     * meanwhile: two confirmations, one wins) or its actions changed since the plan.
+     * meanwhile: two confirmations, one wins) or its actions changed since the plan. `logged` names
+     * the entry of the order's log.
      */
-    async confirm(plan: ChangeApplication, actor: OrderActor): Promise<{ order: Order; applied: AppliedChange }> {
+    async confirm(
+      plan: ChangeApplication,
+      actor: OrderActor,
+      logged = `order_${changeType}_confirmed`,
+    ): Promise<{ order: Order; applied: AppliedChange }> {
       return transaction(async () => {
         const found = await q.versionChange(plan.change_id);
         const order = await orders.lock(found.order_id);
@@ -492,6 +503,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
               })),
             )
           : [];
+        if (plan.removed_method_ids.length) await q.deleteMethods(plan.removed_method_ids);
         await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
         await q.saveVersionChange(row.id, {
           status: "confirmed",
@@ -501,7 +513,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         });
         await orders.recordChange(
           order.id,
-          `order_${changeType}_confirmed`,
+          logged,
           actor,
           { version: order.version, total: order.total },
           { version: row.version, total: plan.totals.total },
@@ -516,6 +528,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
             changed_line_ids: plan.lines.map((l) => l.id),
             line_ids: added.map((l) => l.id),
             method_ids: methods.map((m) => m.id),
+            removed_method_ids: plan.removed_method_ids,
           },
         };
       });
@@ -541,6 +554,11 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         }
         if (applied.line_ids.length) await q.deleteLines(applied.line_ids);
         if (applied.method_ids.length) await q.deleteMethods(applied.method_ids);
+        // Confirmations journaled before methods could be removed carry no list.
+        const removed = new Set(applied.removed_method_ids ?? []);
+        const methods = (kept.shipping_methods as unknown as OrderShippingMethodRow[]).filter((m) => removed.has(m.id));
+        for (const m of methods)
+          await q.restoreMethod({ ...m, created_at: new Date(m.created_at), updated_at: new Date(m.updated_at) });
         await q.setOrder(applied.order_id, {
           ...(kept.totals as unknown as PlannedTotals),
           version: applied.version,

@@ -213,6 +213,9 @@ const insertChange = statement((v: Placeholders<typeof orderChange.$inferInsert>
 );
 const insertLines = insertRows<OrderLineItemRow[]>(orderLineItem, { returning: true });
 const insertMethods = insertRows<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true });
+const restoreMethod = statement((v: Placeholders<typeof orderShippingMethod.$inferInsert>) =>
+  db.insert(orderShippingMethod).values(v),
+);
 const insertPromotions = insertRows(orderPromotion);
 
 const byCart = statement((v: Placeholders<{ cart_id: string }>) =>
@@ -570,6 +573,8 @@ export const orderQueries = {
   },
   deleteLines: (ids: string[]) => deleteLinesById({ ids }),
   deleteMethods: (ids: string[]) => deleteMethodsById({ ids }),
+  /** Puts back a shipping method a confirmed change took off, as it was (its undo). */
+  restoreMethod: (row: typeof orderShippingMethod.$inferInsert) => restoreMethod(row),
   /** Adds `quantity` (negative to take back) to a line's `stage` column. */
   async addToLineStage(lineId: string, stage: LineStage, quantity: number): Promise<void> {
     await db

@@ -4,6 +4,7 @@ import { orderQueries as q } from "./queries";
 import { claimExchangeQueries } from "./queries/claims-exchanges";
 import {
   type OrderActor,
+  type OrderClaimExchangeRow,
   type OrderReturn,
   type OrderReturnChangeInsert,
   type OrderReturnChangeRow,
@@ -82,11 +83,19 @@ function shippingOf(row: OrderReturnChangeRow): ReturnShipping | null {
   return { shipping_option_id, name, amount, currency_code };
 }
 
-/** A return whose request is still pending, shaped as a return: `open`, its items the request's actions. */
-function draftReturn(row: OrderReturnChangeRow): ReturnOrDraft {
+/**
+ * A return whose request is still pending, shaped as a return: `open`, its items the request's
+ * actions, and the exchange or claim (`owner`) whose inbound it is.
+ */
+function draftReturn(
+  row: OrderReturnChangeRow,
+  owner?: Pick<OrderClaimExchangeRow, "id" | "kind"> | undefined,
+): ReturnOrDraft {
   return {
     id: row.return_id,
     order_id: row.order_id,
+    exchange_id: owner?.kind === "exchange" ? owner.id : null,
+    claim_id: owner?.kind === "claim" ? owner.id : null,
     status: "open",
     location_id: row.location_id,
     shipping: shippingOf(row),
@@ -365,7 +374,7 @@ export function createReturnChangeService() {
         const set: Partial<OrderReturnChangeRow> = {};
         if (input.location_id !== undefined) set.location_id = input.location_id;
         if (input.metadata !== undefined) set.metadata = input.metadata;
-        return draftReturn(await changes.save(row, set));
+        return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn(returnId));
       });
     },
 
@@ -527,7 +536,7 @@ export function createReturnChangeService() {
     /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
     async retrieveReturn(id: string): Promise<ReturnOrDraft> {
       const draft = await q.pendingRequestOf(id);
-      return draft ? draftReturn(draft) : returns.retrieve(id);
+      return draft ? draftReturn(draft, await claimExchangeQueries.ofReturn(id)) : returns.retrieve(id);
     },
   };
   return service;

@@ -1,9 +1,11 @@
 import type { OrderLineItemRow, ReturnShipping } from "./schema";
 
 type Line = Pick<OrderLineItemRow, "id" | "quantity" | "total">;
-/** A return as its credit reads it: the units of each line received back, and its shipping. */
+/** A return as its credit reads it: the units of each line received back, its shipping, and whose inbound it is. */
 type CreditedReturn = {
   shipping: Pick<ReturnShipping, "amount"> | null;
+  exchange_id: string | null;
+  claim_id: string | null;
   items: Array<{ line_item_id: string; received_quantity: number }>;
 };
 
@@ -15,13 +17,16 @@ export function lineShare(line: Pick<OrderLineItemRow, "quantity" | "total">, un
 /**
  * What a return gives the shopper back: its units received so far (`received`, default its
  * items' received quantities; damaged ones included: the shopper sent them back) at their lines'
- * shares, less its return shipping once anything came back, never below zero.
+ * shares, less its return shipping once anything came back, never below zero. An exchange's or
+ * claim's inbound return gives nothing back: its units were settled by the change's deduction at
+ * confirmation.
  */
 export function returnCreditOf(
   lines: Line[],
   ret: CreditedReturn,
   received: (item: CreditedReturn["items"][number]) => number = (item) => item.received_quantity,
 ): number {
+  if (ret.exchange_id || ret.claim_id) return 0;
   const value = ret.items.reduce((sum, item) => {
     const line = lines.find((l) => l.id === item.line_item_id);
     return sum + (line ? lineShare(line, received(item)) : 0);

@@ -87,6 +87,8 @@ export function createReturnService() {
           order_id: orderId,
           location_id: input.location_id,
           shipping: input.shipping ?? null,
+          exchange_id: input.exchange_id ?? null,
+          claim_id: input.claim_id ?? null,
           metadata: input.metadata ?? null,
         });
         await q.insertReturnItems(

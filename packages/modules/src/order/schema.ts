@@ -263,6 +263,10 @@ export const orderReturn = entityTable(
     shipping: jsonb("shipping").$type<ReturnShipping>(),
     received_at: timestamptz("received_at"),
     canceled_at: timestamptz("canceled_at"),
+    /** The exchange whose inbound units it brings back (Medusa's): settled by the exchange, not credited. */
+    exchange_id: text("exchange_id"),
+    /** The claim whose inbound units it brings back (Medusa's): settled by the claim, not credited. */
+    claim_id: text("claim_id"),
     metadata: metadata(),
   },
   (t) => [index("order_return_order_idx").on(t.order_id)],
@@ -355,9 +359,16 @@ export const ORDER_CHANGE_STATUSES = ["pending", "requested", "confirmed", "decl
 export type OrderChangeStatus = (typeof ORDER_CHANGE_STATUSES)[number];
 /**
  * Medusa's action names that order changes write: a line added (its later updates and removal change
- * or drop that action), an existing line's quantity or price, a shipping method added, a claimed item.
+ * or drop that action), an existing line's quantity or price, a shipping method added or removed (a
+ * canceled exchange's or claim's), a claimed item.
  */
-export const ORDER_CHANGE_ACTIONS = ["ITEM_ADD", "ITEM_UPDATE", "SHIPPING_ADD", "WRITE_OFF_ITEM"] as const;
+export const ORDER_CHANGE_ACTIONS = [
+  "ITEM_ADD",
+  "ITEM_UPDATE",
+  "SHIPPING_ADD",
+  "SHIPPING_REMOVE",
+  "WRITE_OFF_ITEM",
+] as const;
 export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
 /** A line added by an edit: the variant's snapshot and price, taken when the action was added. */
@@ -404,6 +415,8 @@ export type OrderChangeActionBody =
       details: { quantity: number; unit_price: number; tax_rate: number };
     }
   | { action: "SHIPPING_ADD"; details: AddedShippingDetails }
+  /** An existing shipping method taken off (`reference_id`), with the amount it charged. */
+  | { action: "SHIPPING_REMOVE"; details: { amount: number } }
   | {
       action: "WRITE_OFF_ITEM";
       /** A claimed item: units of an existing line the customer never got whole (a claim's). */
@@ -503,7 +516,10 @@ export const orderClaimExchange = entityTable(
       .notNull()
       .default([]),
     no_notification: boolean("no_notification").notNull().default(false),
+    /** The collection its confirmation attached for the difference owed, if any (removed, unpaid, on cancel). */
+    payment_collection_id: text("payment_collection_id"),
     created_by: text("created_by"),
+    canceled_by: text("canceled_by"),
     canceled_at: timestamptz("canceled_at"),
     metadata: metadata(),
   },
@@ -754,8 +770,15 @@ export const ReturnCreate = Type.Object(
   { additionalProperties: false },
 );
 export type ReturnCreate = Static<typeof ReturnCreate>;
-/** A return as the flows request it: the body above and, priced by them, its return shipping. */
-export type ReturnCreateInput = ReturnCreate & { shipping?: ReturnShipping | null };
+/**
+ * A return as the flows request it: the body above and, priced by them, its return shipping; an
+ * exchange's or claim's inbound return names it (Medusa's `exchange_id` / `claim_id`).
+ */
+export type ReturnCreateInput = ReturnCreate & {
+  shipping?: ReturnShipping | null;
+  exchange_id?: string | null;
+  claim_id?: string | null;
+};
 
 /**
  * Body of `POST /admin/orders/{id}/returns/{return_id}/receive` (and `/admin/returns/{id}/receive`):

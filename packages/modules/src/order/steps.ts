@@ -1,6 +1,14 @@
 import { definitions } from "@kasse/workflows";
-import type { ClaimExchangeKind, OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./schema";
+import type {
+  ClaimExchangeKind,
+  OrderActor,
+  OrderChangeAction,
+  OrderCreate,
+  ReturnCreateInput,
+  ReturnReceive,
+} from "./schema";
 import type { AppliedClaimExchange, ClaimExchangeService } from "./claims-exchanges";
+import type { CanceledClaimExchange } from "./claims-exchanges-cancel";
 import type { ReturnReceipt, ReturnService } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication, OrderEditService } from "./order-edits";
@@ -360,5 +368,54 @@ export const confirmClaimExchangeStep = step("confirm-claim-exchange", {
   },
   compensate: async (input: { undo: AppliedClaimExchange; actor: OrderActor }, ctx) => {
     await ctx.modules.claimExchange.undoConfirm(input.undo, input.actor);
+  },
+});
+
+/**
+ * Records on the exchange or claim the payment collection its confirmation attached (what its
+ * cancel removes while unpaid). Compensation clears it.
+ */
+export const recordClaimExchangeCollectionStep = step("record-claim-exchange-collection", {
+  invoke: async (input: { id: string; payment_collection_id: string }, ctx) => {
+    await ctx.modules.claimExchange.recordCollection(input.id, input.payment_collection_id);
+    return { output: null, compensateInput: { id: input.id } };
+  },
+  compensate: async ({ id }: { id: string }, ctx) => {
+    await ctx.modules.claimExchange.recordCollection(id, null);
+  },
+});
+
+/**
+ * Cancels a confirmed exchange or claim as the order's next version (see
+ * `claimExchangeCancel().cancelConfirmed`) and records `order.updated` with it (Medusa has no
+ * event of its own for it). Compensation puts the replaced version back and the exchange or claim live.
+ */
+export const cancelClaimExchangeStep = step("cancel-claim-exchange", {
+  invoke: async (
+    input: {
+      kind: ClaimExchangeKind;
+      id: string;
+      actions: OrderChangeAction[];
+      plan: ChangeApplication;
+      actor?: OrderActor | null;
+    },
+    ctx,
+  ) => {
+    const actor = input.actor ?? { actor_type: null, actor_id: null };
+    const canceled = await ctx.modules.claimExchange.cancelConfirmed(
+      input.kind,
+      input.id,
+      input.actions,
+      input.plan,
+      actor,
+    );
+    await ctx.emit("order.updated", { id: canceled.order_id });
+    return {
+      output: { order_id: canceled.order_id, version: canceled.version },
+      compensateInput: { undo: canceled.undo, actor },
+    };
+  },
+  compensate: async (input: { undo: CanceledClaimExchange; actor: OrderActor }, ctx) => {
+    await ctx.modules.claimExchange.undoCancel(input.undo, input.actor);
   },
 });

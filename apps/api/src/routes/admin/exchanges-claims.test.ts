@@ -8,58 +8,14 @@ import {
   useChangeFixtures,
 } from "../../testing/order-changes";
 import { withFailure } from "../../testing/inject-failure";
+import { exchangeScenario } from "../../testing/exchanges";
 
 const t = useTestApp({}, { adminId: "user_exchanges_claims" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
 const M = "/medusa/admin";
 const f = useChangeFixtures(t, "Exchanges warehouse");
 
-/**
- * An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00) = 32.00, its lines reserved at the
- * warehouse, the two shirts fulfilled and (unless `capture` is false) the payment captured.
- */
-async function delivered(capture = true) {
-  const { order, payment_id } = await placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
-  const shirt = order.items.find((i) => i.variant_id === "variant_shirt")!.id;
-  const mug = order.items.find((i) => i.variant_id === "variant_mug")!.id;
-  const fulfilled = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {
-    items: [{ id: shirt, quantity: 2 }],
-    location_id: f.LOC,
-  });
-  expect(fulfilled.statusCode, fulfilled.body).toBe(200);
-  if (capture) {
-    const captured = await t.admin.post(`/admin/payments/${payment_id}/capture`, {});
-    expect(captured.statusCode, captured.body).toBe(200);
-  }
-  return { id: order.id, shirt, mug };
-}
-const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
-const level = async (item: string) => await t.app.modules.inventory.retrieveLevel(item, f.LOC);
-const stock = async () => ({
-  shirt: (await level(f.items.variant_shirt!)).stocked_quantity as number,
-  cap_reserved: (await level(f.cap.item)).reserved_quantity as number,
-});
-async function begin(kind: "exchanges" | "claims", body: Record<string, unknown>) {
-  const res = await t.admin.post(`/admin/${kind}`, body);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json()[kind === "exchanges" ? "exchange" : "claim"] as { id: string; return_id: string; status: string };
-}
-/** An exchange of one shirt back (to the warehouse) for two caps, each way shipped by courier. */
-async function exchangeReady(orderId: string, shirt: string) {
-  const exchange = await begin("exchanges", { order_id: orderId });
-  const base = `/admin/exchanges/${exchange.id}`;
-  for (const [path, body] of [
-    ["inbound/items", { items: [{ id: shirt, quantity: 1 }] }],
-    ["outbound/items", { items: [{ variant_id: f.cap.variant, quantity: 2 }] }],
-    ["outbound/shipping-method", { shipping_option_id: f.OPTION }],
-  ] as const) {
-    const res = await t.admin.post(`${base}/${path}`, body);
-    expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
-  }
-  const located = await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: f.LOC });
-  expect(located.statusCode, located.body).toBe(200);
-  return exchange;
-}
+const { delivered, order, stock, begin, exchangeReady } = exchangeScenario(t, f);
 
 describe("exchanges (Medusa's order change, exchange kind)", () => {
   it("returns a unit, sends new lines at the next version, reserves them and asks for the difference", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import {
   db,
   inList,
@@ -39,11 +39,11 @@ const byChange = statement((v: Placeholders<{ change_id: string }>) =>
     .where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
 );
 
-const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
+const canceledOfOrder = statement((v: Placeholders<{ order_id: string }>) =>
   db
-    .select({ return_id: orderClaimExchange.return_id })
+    .select({ change_id: orderClaimExchange.change_id })
     .from(orderClaimExchange)
-    .where(and(inList(orderClaimExchange.order_id, v.ids), records.live)),
+    .where(and(eq(orderClaimExchange.order_id, v.order_id), isNotNull(orderClaimExchange.canceled_at), records.live)),
 );
 
 const insertReturnChanges = insertRows(orderReturnChange);
@@ -70,9 +70,9 @@ export const claimExchangeQueries = {
   /** The exchange or claim whose return is `returnId`, if any. */
   ofReturn: async (returnId: string): Promise<OrderClaimExchangeRow | undefined> =>
     (await byReturn({ return_id: returnId }))[0],
-  /** The ids of the returns exchanges and claims of these orders took their inbound units on. */
-  returnIdsOfOrders: async (orderIds: string[]): Promise<string[]> =>
-    (await returnsOfOrders({ ids: orderIds })).map((r) => r.return_id),
+  /** The order changes of order `orderId`'s canceled exchanges and claims. */
+  canceledChangeIds: async (orderId: string): Promise<string[]> =>
+    (await canceledOfOrder({ order_id: orderId })).map((r) => r.change_id),
   /** The exchange or claim whose order change is `changeId`, if any. */
   ofChange: async (changeId: string): Promise<OrderClaimExchangeRow | undefined> =>
     (await byChange({ change_id: changeId }))[0],
@@ -83,13 +83,20 @@ export const claimExchangeQueries = {
         eq(orderClaimExchange.kind, kind),
         filters.id ? inList(orderClaimExchange.id, filters.id) : undefined,
         filters.order_id ? inList(orderClaimExchange.order_id, filters.order_id) : undefined,
+        // A canceled exchange or claim is `canceled` whatever its confirmed change says.
         filters.status
-          ? inArray(
-              orderClaimExchange.change_id,
-              db
-                .select({ id: orderVersionChange.id })
-                .from(orderVersionChange)
-                .where(inList(orderVersionChange.status, filters.status)),
+          ? or(
+              and(
+                inArray(
+                  orderClaimExchange.change_id,
+                  db
+                    .select({ id: orderVersionChange.id })
+                    .from(orderVersionChange)
+                    .where(inList(orderVersionChange.status, filters.status)),
+                ),
+                isNull(orderClaimExchange.canceled_at),
+              ),
+              filters.status.includes("canceled") ? isNotNull(orderClaimExchange.canceled_at) : undefined,
             )
           : undefined,
         ...textSearch(filters.q, [orderClaimExchange.id, orderClaimExchange.order_id]),
