@@ -145,6 +145,8 @@ export interface ConfirmClaimExchangeInput {
   kind: ClaimExchangeKind;
   id: string;
   actor?: OrderActor | null;
+  /** The shopper is not mailed of the confirmation. */
+  no_notification?: boolean;
 }
 
 /**
@@ -211,6 +213,8 @@ export const confirmClaimExchangeWorkflow = workflow(
         return: request.return,
         return_id: request.return_id,
         actor,
+        // The exchange's or claim's own message tells the shopper what to send back.
+        no_notification: true,
       });
     }
     const confirmed = await ctx.run(confirmClaimExchangeStep, {
@@ -218,6 +222,7 @@ export const confirmClaimExchangeWorkflow = workflow(
       plan: plan.application,
       settled: plan.settled,
       actor,
+      no_notification: input.no_notification ?? false,
     });
     const settled = await settleConfirmedChange(ctx, plan, confirmed.added_line_ids, actor);
     return {

@@ -17,6 +17,7 @@ import {
   type OrderEditShippingUpdate,
   type OrderVersionChange,
   returnCredit,
+  creditLineTotal,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { applicable, type TaxTarget } from "@kasse/modules/tax";
@@ -38,7 +39,7 @@ export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarge
 /** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */
 export async function paidSoFar(
   m: Modules,
-  order: Pick<Order, "id" | "payment_collection_ids" | "items">,
+  order: Pick<Order, "id" | "payment_collection_ids" | "items" | "credit_lines">,
 ): Promise<PaidSoFar> {
   const [collections, returns, settled] = await Promise.all([
     order.payment_collection_ids.length ? m.payment.listCollections({ id: order.payment_collection_ids }) : [],
@@ -50,11 +51,13 @@ export async function paidSoFar(
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
-    // An exchange's or claim's inbound return was settled by its deduction at confirmation.
-    credited: returnCredit(
-      order.items,
-      (returns.get(order.id) ?? []).filter((r) => !settled.has(r.id)),
-    ),
+    // An exchange's or claim's inbound return was settled by its deduction at confirmation; the
+    // order's credit lines are owed no more either.
+    credited:
+      returnCredit(
+        order.items,
+        (returns.get(order.id) ?? []).filter((r) => !settled.has(r.id)),
+      ) + creditLineTotal(order),
   };
 }
 

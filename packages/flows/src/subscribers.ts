@@ -4,8 +4,10 @@ import { type Engine } from "@kasse/workflows";
 import { step, workflow } from "./definitions";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import type { NotificationInput } from "@kasse/modules/notification";
-import type { Order } from "@kasse/modules/order";
+import { lineShare, returnCreditOf, type Order } from "@kasse/modules/order";
 import { sendNotificationWorkflow } from "./send-notification";
+import { orderBalance } from "./order-change-plan";
+import { paidSoFar } from "./order-edits";
 
 /** What a subscriber may use: the process's modules and its engine (its steps get the configured notification service). */
 export interface SubscriberDeps {
@@ -98,16 +100,22 @@ const email = (order: Order, template: string, data: Record<string, unknown>): N
   resource_type: "order",
 });
 
+/** What a message adds to the order's summary for its event: read from the event, the order and the modules. */
+type ExtraData = (
+  data: EventRow["data"],
+  order: Order,
+  deps: SubscriberDeps,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
 /**
  * Mails the order's summary with `template` when `eventName` is released: the order its data names
- * by `orderKey` (default `id`), with what `extra` adds from the event; not when the event says
- * `no_notification`.
+ * by `orderKey` (default `id`), with what `extra` adds; not when the event says `no_notification`.
  */
 const orderEmailSubscriber = (
   name: string,
   eventName: string,
   template: string,
-  options: { orderKey?: string; extra?: (data: EventRow["data"]) => Record<string, unknown> } = {},
+  options: { orderKey?: string; extra?: ExtraData } = {},
 ): SubscriberDefinition => ({
   name,
   events: [eventName],
@@ -115,9 +123,51 @@ const orderEmailSubscriber = (
     if (event.data.no_notification === true) return;
     const order = await orderToNotify(deps, event.data[options.orderKey ?? "id"]);
     if (order)
-      await notify(deps, event, name, email(order, template, { ...orderData(order), ...options.extra?.(event.data) }));
+      await notify(
+        deps,
+        event,
+        name,
+        email(order, template, { ...orderData(order), ...(await options.extra?.(event.data, order, deps)) }),
+      );
   },
 });
+
+/** Units of the order's lines as a message lists them: each line's title and what those units are worth. */
+function unitsOf(order: Order, units: Array<{ line_item_id: string; quantity: number }>) {
+  return units.flatMap(({ line_item_id, quantity }) => {
+    const line = order.items.find((i) => i.id === line_item_id);
+    if (!line || quantity <= 0) return [];
+    const worth = lineShare(line, quantity);
+    return [{ title: line.product_title ?? line.title, variant_title: line.variant_title, quantity, total: worth }];
+  });
+}
+
+/** What the shopper still owes on the order after a change (negative: what is due back to them). */
+async function pendingDifference(deps: SubscriberDeps, order: Order): Promise<number> {
+  return orderBalance(order.total, await paidSoFar(deps.modules, order)).pending_difference;
+}
+
+/** The return an event names; null when it is gone (an exchange's empty return request is dropped). */
+const returnOf = (deps: SubscriberDeps, id: unknown) =>
+  typeof id === "string" ? deps.modules.orderReturn.retrieve(id).catch(() => null) : Promise.resolve(null);
+
+/** An exchange's or a claim's message: what comes back, what is sent out, a claim's claimed units, and the difference. */
+const claimExchangeData =
+  (kind: "exchange" | "claim", idKey: string): ExtraData =>
+  async (data, order, deps) => {
+    const found = await deps.modules.claimExchange.retrieve(kind, String(data[idKey]));
+    const inbound = await returnOf(deps, found.return_id);
+    const claimed = "claim_items" in found ? (found.claim_items ?? []) : [];
+    return {
+      returned: unitsOf(order, (inbound?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity }))),
+      sent: unitsOf(order, found.additional_items.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity }))),
+      claimed: unitsOf(order, claimed.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity }))),
+      claim_type: "type" in found ? found.type : null,
+      refund_amount: "refund_amount" in found ? found.refund_amount : null,
+      difference_due: found.difference_due,
+      pending_difference: await pendingDifference(deps, order),
+    };
+  };
 
 const orderConfirmationSubscriber = orderEmailSubscriber("order-confirmation", "order.placed", "order.placed");
 
@@ -155,6 +205,53 @@ const editNoticeSubscriber = orderEmailSubscriber("edit-notice", "order-edit.con
   extra: (data) => ({ pending_difference: data.pending_difference }),
 });
 
+const exchangeNoticeSubscriber = orderEmailSubscriber("exchange-notice", "order.exchange_created", "order.exchange", {
+  orderKey: "order_id",
+  extra: claimExchangeData("exchange", "exchange_id"),
+});
+
+const claimNoticeSubscriber = orderEmailSubscriber("claim-notice", "order.claim_created", "order.claim", {
+  orderKey: "order_id",
+  extra: claimExchangeData("claim", "claim_id"),
+});
+
+const returnRequestNoticeSubscriber = orderEmailSubscriber(
+  "return-request-notice",
+  "order.return_requested",
+  "order.return_requested",
+  {
+    orderKey: "order_id",
+    // What to send back, its return shipping, and what the units bring back once they arrive.
+    extra: async (data, order, deps) => {
+      const ret = await returnOf(deps, data.return_id);
+      const asked = (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity }));
+      const shipping = ret?.shipping ?? null;
+      // What the return credits once every unit asked back is received.
+      const whole = asked.map((i) => ({ line_item_id: i.line_item_id, received_quantity: i.quantity }));
+      return {
+        returned: unitsOf(order, asked),
+        return_shipping: shipping?.amount ?? 0,
+        refund_on_receipt: returnCreditOf(order.items, { shipping, items: whole }),
+      };
+    },
+  },
+);
+
+const returnReceiptNoticeSubscriber = orderEmailSubscriber(
+  "return-receipt-notice",
+  "order.return_received",
+  "order.return_received",
+  {
+    orderKey: "order_id",
+    // Every unit of the return received so far, and where the order's money stands after the receipt's refund.
+    extra: async (data, order, deps) => {
+      const ret = await returnOf(deps, data.return_id);
+      const back = (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.received_quantity }));
+      return { received: unitsOf(order, back), pending_difference: await pendingDifference(deps, order) };
+    },
+  },
+);
+
 const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
 
 const refundNoticeSubscriber: SubscriberDefinition = {
@@ -184,6 +281,10 @@ export const allSubscribers: readonly SubscriberDefinition[] = [
   orderConfirmationSubscriber,
   shipmentNoticeSubscriber,
   editNoticeSubscriber,
+  exchangeNoticeSubscriber,
+  claimNoticeSubscriber,
+  returnRequestNoticeSubscriber,
+  returnReceiptNoticeSubscriber,
   cancellationNoticeSubscriber,
   refundNoticeSubscriber,
 ];

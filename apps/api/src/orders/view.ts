@@ -7,6 +7,7 @@ import {
   OrderView,
   ReturnView,
   returnCredit,
+  creditLineTotal,
   type Order,
   type OrderReturn,
 } from "@kasse/modules/order";
@@ -155,6 +156,7 @@ function shape(
           order.items,
           returns.filter((r) => !settled.has(r.id)),
         ) -
+        creditLineTotal(order) -
         paid_total +
         refunded_total,
     },

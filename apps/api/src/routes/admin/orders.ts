@@ -8,6 +8,7 @@ import {
   PAYMENT_STATUSES,
   type Order,
   ReturnCreate,
+  OrderCreditLineCreate,
   ReturnReceive,
   OrderChangeView,
   OrderVersionChangeView,
@@ -348,6 +349,16 @@ export default async function orders(app: App): Promise<void> {
     await archiveOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
+
+  // Medusa's credit line: a confirmed `credit_line` change, the order's next version (docs/orders.md).
+  app.post(
+    "/orders/:id/credit-lines",
+    { schema: { params: IdParams, querystring: RetrieveQuery, body: OrderCreditLineCreate, response: One } },
+    async (request) => {
+      const order = await app.modules.creditLine.create(request.params.id, request.body, actor(request));
+      return respond(order, request.query.fields);
+    },
+  );
 
   app.post(
     "/orders/:id/returns",
