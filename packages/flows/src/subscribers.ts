@@ -159,9 +159,18 @@ const claimExchangeData =
     const inbound = await returnOf(deps, found.return_id);
     const claimed = "claim_items" in found ? (found.claim_items ?? []) : [];
     return {
-      returned: unitsOf(order, (inbound?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity }))),
-      sent: unitsOf(order, found.additional_items.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity }))),
-      claimed: unitsOf(order, claimed.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity }))),
+      returned: unitsOf(
+        order,
+        (inbound?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity })),
+      ),
+      sent: unitsOf(
+        order,
+        found.additional_items.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity })),
+      ),
+      claimed: unitsOf(
+        order,
+        claimed.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity })),
+      ),
       claim_type: "type" in found ? found.type : null,
       refund_amount: "refund_amount" in found ? found.refund_amount : null,
       difference_due: found.difference_due,

@@ -41,7 +41,12 @@ export function createCreditLineService() {
           action: "CREDIT_LINE_ADD",
           reference: "credit_line",
           reference_id: line.id,
-          details: { amount: line.amount, reference: line.reference, reference_id: line.reference_id, metadata: line.metadata },
+          details: {
+            amount: line.amount,
+            reference: line.reference,
+            reference_id: line.reference_id,
+            metadata: line.metadata,
+          },
           internal_note: null,
           created_at: line.created_at,
         };

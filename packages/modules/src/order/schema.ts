@@ -376,7 +376,13 @@ export type OrderChangeStatus = (typeof ORDER_CHANGE_STATUSES)[number];
  * Medusa's action names that order changes write: a line added (its later updates and removal change
  * or drop that action), an existing line's quantity or price, a shipping method added, a claimed item.
  */
-export const ORDER_CHANGE_ACTIONS = ["ITEM_ADD", "ITEM_UPDATE", "SHIPPING_ADD", "WRITE_OFF_ITEM", "CREDIT_LINE_ADD"] as const;
+export const ORDER_CHANGE_ACTIONS = [
+  "ITEM_ADD",
+  "ITEM_UPDATE",
+  "SHIPPING_ADD",
+  "WRITE_OFF_ITEM",
+  "CREDIT_LINE_ADD",
+] as const;
 export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
 /** A line added by an edit: the variant's snapshot and price, taken when the action was added. */

@@ -376,7 +376,12 @@ export const confirmClaimExchangeStep = step("confirm-claim-exchange", {
         exchange_id: confirmed.undo.id,
         no_notification,
       });
-    else await ctx.emit("order.claim_created", { order_id: confirmed.order_id, claim_id: confirmed.undo.id, no_notification });
+    else
+      await ctx.emit("order.claim_created", {
+        order_id: confirmed.order_id,
+        claim_id: confirmed.undo.id,
+        no_notification,
+      });
     const { undo, ...output } = confirmed;
     return { output: { ...output, id: undo.id }, compensateInput: { undo, actor } };
   },

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { orderCurrency } from "../../orders/currency";
 import { Amount, Count, errors, Id, OptionalMetadata, Title } from "@kasse/core";
 import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
@@ -353,7 +354,10 @@ export default async function orders(app: App): Promise<void> {
   // Medusa's credit line: a confirmed `credit_line` change, the order's next version (docs/orders.md).
   app.post(
     "/orders/:id/credit-lines",
-    { schema: { params: IdParams, querystring: RetrieveQuery, body: OrderCreditLineCreate, response: One } },
+    {
+      config: orderCurrency(app.modules),
+      schema: { params: IdParams, querystring: RetrieveQuery, body: OrderCreditLineCreate, response: One },
+    },
     async (request) => {
       const order = await app.modules.creditLine.create(request.params.id, request.body, actor(request));
       return respond(order, request.query.fields);
