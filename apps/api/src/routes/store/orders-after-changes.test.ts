@@ -60,52 +60,64 @@ const post = async (path: string, body: Record<string, unknown> = {}) => {
 };
 
 describe("the shopper's order after a change (GET /store/orders/{id})", () => {
-  it("shows the order as each edit, exchange and claim left it; another customer gets 404", async () => {
+  // One order through an edit, an exchange and a claim, in turn (the tests of a file run in order).
+  const o = { id: "", shirt: "", mug: "" };
+
+  it("shows the order as placed; another customer gets 404", async () => {
     const { order: placed, payment_id } = await placeTestOrder(
       t.app,
       { sales_channel_id: f.CHANNEL, customer_id: "cus_changes", email: "changes@example.com" },
       { reserve_at: f.LOC },
     );
-    const shirt = placed.items.find((i) => i.variant_id === "variant_shirt")!.id;
-    const mug = placed.items.find((i) => i.variant_id === "variant_mug")!.id;
-    await post(`/admin/orders/${placed.id}/fulfillments`, { items: [{ id: shirt, quantity: 2 }], location_id: f.LOC });
+    o.id = placed.id;
+    o.shirt = placed.items.find((i) => i.variant_id === "variant_shirt")!.id;
+    o.mug = placed.items.find((i) => i.variant_id === "variant_mug")!.id;
+    await post(`/admin/orders/${o.id}/fulfillments`, { items: [{ id: o.shirt, quantity: 2 }], location_id: f.LOC });
     await post(`/admin/payments/${payment_id}/capture`);
-    expect(await expectShopperSeesCurrent(placed.id)).toMatchObject({ version: 1, total: 3200 });
+    expect(await expectShopperSeesCurrent(o.id)).toMatchObject({ version: 1, total: 3200 });
+  }, 60_000);
 
-    // An edit: a second mug (5.00), still to pay.
-    await post("/admin/order-edits", { order_id: placed.id });
-    await post(`/admin/order-edits/${placed.id}/items/item/${mug}`, { quantity: 2 });
-    await post(`/admin/order-edits/${placed.id}/request`);
-    await post(`/admin/order-edits/${placed.id}/confirm`);
-    const edited = await expectShopperSeesCurrent(placed.id);
+  it("after an edit: the new quantity, total, balance and version", async () => {
+    // A second mug (5.00), still to pay.
+    await post("/admin/order-edits", { order_id: o.id });
+    await post(`/admin/order-edits/${o.id}/items/item/${o.mug}`, { quantity: 2 });
+    await post(`/admin/order-edits/${o.id}/request`);
+    await post(`/admin/order-edits/${o.id}/confirm`);
+    const edited = await expectShopperSeesCurrent(o.id);
     expect(edited).toMatchObject({ version: 2, total: 3700, summary: { pending_difference: 500 } });
-    expect(edited.items.find((i) => i.id === mug)!.quantity).toBe(2);
+    expect(edited.items.find((i) => i.id === o.mug)!.quantity).toBe(2);
+  }, 60_000);
 
-    // An exchange: one shirt (10.00) back for a cap (5.00); the shirt asked back is one of the order's returns.
-    const { exchange } = await post("/admin/exchanges", { order_id: placed.id });
-    await post(`/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: shirt, quantity: 1 }] });
+  it("after an exchange: the line sent out, the unit asked back among its returns", async () => {
+    // One shirt (10.00) back for a cap (5.00).
+    const { exchange } = await post("/admin/exchanges", { order_id: o.id });
+    await post(`/admin/exchanges/${exchange.id}/inbound/items`, { items: [{ id: o.shirt, quantity: 1 }] });
     await post(`/admin/exchanges/${exchange.id}/outbound/items`, {
       items: [{ variant_id: f.cap.variant, quantity: 1 }],
     });
     await post(`/admin/returns/${exchange.return_id}`, { location_id: f.LOC });
     await post(`/admin/exchanges/${exchange.id}/request`);
-    const exchanged = await expectShopperSeesCurrent(placed.id);
+    const exchanged = await expectShopperSeesCurrent(o.id);
     expect(exchanged).toMatchObject({ version: 3, total: 3200, summary: { pending_difference: 0 } });
     expect(exchanged.items.filter((i) => i.variant_id === f.cap.variant).map((i) => i.quantity)).toEqual([1]);
     expect(exchanged.returns).toEqual([
       expect.objectContaining({
         id: exchange.return_id,
-        items: [expect.objectContaining({ line_item_id: shirt, quantity: 1 })],
+        items: [expect.objectContaining({ line_item_id: o.shirt, quantity: 1 })],
       }),
     ]);
+  }, 60_000);
 
-    // A replacement claim: the other shirt claimed, a cap sent in its place at no charge.
-    const { claim } = await post("/admin/claims", { order_id: placed.id, type: "replace" });
-    await post(`/admin/claims/${claim.id}/claim-items`, { items: [{ id: shirt, quantity: 1, reason: "wrong_item" }] });
+  it("after a replacement claim: the replacement line at no charge", async () => {
+    // The other shirt claimed, a cap sent in its place.
+    const { claim } = await post("/admin/claims", { order_id: o.id, type: "replace" });
+    await post(`/admin/claims/${claim.id}/claim-items`, {
+      items: [{ id: o.shirt, quantity: 1, reason: "wrong_item" }],
+    });
     await post(`/admin/claims/${claim.id}/outbound/items`, { items: [{ variant_id: f.cap.variant, quantity: 1 }] });
     await post(`/admin/claims/${claim.id}/request`);
-    const claimed = await expectShopperSeesCurrent(placed.id);
+    const claimed = await expectShopperSeesCurrent(o.id);
     expect(claimed).toMatchObject({ version: 4, total: 3200, summary: { pending_difference: 0 } });
     expect(claimed.items.filter((i) => i.variant_id === f.cap.variant).map((i) => i.quantity)).toEqual([1, 1]);
-  }, 120_000);
+  }, 60_000);
 });
