@@ -4,7 +4,7 @@ import { type Engine } from "@kasse/workflows";
 import { step, workflow } from "./definitions";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import type { NotificationInput } from "@kasse/modules/notification";
-import { lineShare, returnCreditOf, type Order } from "@kasse/modules/order";
+import { lineShare, returnCreditOf, type Order, type OrderReturn } from "@kasse/modules/order";
 import { sendNotificationWorkflow } from "./send-notification";
 import { orderBalance } from "./order-change-plan";
 import { paidSoFar } from "./order-edits";
@@ -151,6 +151,10 @@ async function pendingDifference(deps: SubscriberDeps, order: Order): Promise<nu
 const returnOf = (deps: SubscriberDeps, id: unknown) =>
   typeof id === "string" ? deps.modules.orderReturn.retrieve(id).catch(() => null) : Promise.resolve(null);
 
+/** A return's units of each line: those asked back, or those received so far. */
+const returnUnits = (ret: OrderReturn | null, count: "quantity" | "received_quantity") =>
+  (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i[count] }));
+
 /** An exchange's or a claim's message: what comes back, what is sent out, a claim's claimed units, and the difference. */
 const claimExchangeData =
   (kind: "exchange" | "claim", idKey: string): ExtraData =>
@@ -159,10 +163,7 @@ const claimExchangeData =
     const inbound = await returnOf(deps, found.return_id);
     const claimed = "claim_items" in found ? (found.claim_items ?? []) : [];
     return {
-      returned: unitsOf(
-        order,
-        (inbound?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity })),
-      ),
+      returned: unitsOf(order, returnUnits(inbound, "quantity")),
       sent: unitsOf(
         order,
         found.additional_items.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity })),
@@ -224,41 +225,41 @@ const claimNoticeSubscriber = orderEmailSubscriber("claim-notice", "order.claim_
   extra: claimExchangeData("claim", "claim_id"),
 });
 
-const returnRequestNoticeSubscriber = orderEmailSubscriber(
+/** A return's message (`template` named as its event): the order, with what `describe` reads from the return the event names. */
+const returnEmailSubscriber = (
+  name: string,
+  eventName: string,
+  describe: (ret: OrderReturn | null, order: Order, deps: SubscriberDeps) => Promise<Record<string, unknown>>,
+) =>
+  orderEmailSubscriber(name, eventName, eventName, {
+    orderKey: "order_id",
+    extra: async (data, order, deps) => describe(await returnOf(deps, data.return_id), order, deps),
+  });
+
+// What to send back, its return shipping, and what the units take off once every one is received.
+const returnRequestNoticeSubscriber = returnEmailSubscriber(
   "return-request-notice",
   "order.return_requested",
-  "order.return_requested",
-  {
-    orderKey: "order_id",
-    // What to send back, its return shipping, and what the units bring back once they arrive.
-    extra: async (data, order, deps) => {
-      const ret = await returnOf(deps, data.return_id);
-      const asked = (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.quantity }));
-      const shipping = ret?.shipping ?? null;
-      // What the return credits once every unit asked back is received.
-      const whole = asked.map((i) => ({ line_item_id: i.line_item_id, received_quantity: i.quantity }));
-      return {
-        returned: unitsOf(order, asked),
-        return_shipping: shipping?.amount ?? 0,
-        refund_on_receipt: returnCreditOf(order.items, { shipping, items: whole }),
-      };
-    },
+  async (ret, order) => {
+    const asked = returnUnits(ret, "quantity");
+    const shipping = ret?.shipping ?? null;
+    const whole = asked.map((i) => ({ line_item_id: i.line_item_id, received_quantity: i.quantity }));
+    return {
+      returned: unitsOf(order, asked),
+      return_shipping: shipping?.amount ?? 0,
+      refund_on_receipt: returnCreditOf(order.items, { shipping, items: whole }),
+    };
   },
 );
 
-const returnReceiptNoticeSubscriber = orderEmailSubscriber(
+// Every unit of the return received so far, and where the order's money stands after the receipt's refund.
+const returnReceiptNoticeSubscriber = returnEmailSubscriber(
   "return-receipt-notice",
   "order.return_received",
-  "order.return_received",
-  {
-    orderKey: "order_id",
-    // Every unit of the return received so far, and where the order's money stands after the receipt's refund.
-    extra: async (data, order, deps) => {
-      const ret = await returnOf(deps, data.return_id);
-      const back = (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i.received_quantity }));
-      return { received: unitsOf(order, back), pending_difference: await pendingDifference(deps, order) };
-    },
-  },
+  async (ret, order, deps) => ({
+    received: unitsOf(order, returnUnits(ret, "received_quantity")),
+    pending_difference: await pendingDifference(deps, order),
+  }),
 );
 
 const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
