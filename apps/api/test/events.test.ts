@@ -28,6 +28,8 @@ let admin: Record<string, string>;
 let dispatcher: EventDispatcher;
 let regionId: string;
 let optionId: string;
+let locationId: string;
+let channelId: string;
 let tee: string;
 let single: string;
 let whsec: string;
@@ -44,7 +46,7 @@ beforeAll(async () => {
       { title: "L", sku: "EVT-TEE-L", size: "L", stock: 1, prices: [{ currency_code: "eur", amount: 2000 }] },
     ],
   });
-  ({ regionId, optionId } = store);
+  ({ regionId, optionId, locationId, channelId } = store);
   [tee, single] = store.variantIds as [string, string];
   hooks = await startWebhookReceiver();
   const created = await t.admin.post("/admin/webhooks", {
@@ -284,6 +286,136 @@ describe("events of order handling", () => {
     expect(confirmedEvents.map((e) => e.data.no_notification)).toEqual([true]);
   });
 
+  /** An order of two tees (€45.00 with shipping), both fulfilled and its payment captured: what a return, an exchange or a claim starts from. */
+  async function capturedOrder(email: string) {
+    const order = (await ok(t.store.post(`/store/carts/${await readyCart({ email, quantity: 2 })}/complete`))).order;
+    const line = order.items[0].id as string;
+    const post = (path: string, body: Record<string, unknown>) => ok(t.store.post(path, body, admin));
+    await post(`/admin/orders/${order.id}/fulfillments`, {
+      items: [{ id: line, quantity: 2 }],
+      location_id: locationId,
+    });
+    const paymentId = (await t.app.modules.payment.collectionForCart(order.cart_id))!.payments[0]!.id;
+    await post(`/admin/payments/${paymentId}/capture`, {});
+    return { order, email, line, post };
+  }
+  const mailsFor = async (template: string, orderId: string) =>
+    (await mails(template)).filter((m) => m.data.order_id === orderId);
+  /** Asserts the one message of `template` for `to.order` (sent once): delivered to `to.email` with `subject`, its text holding each of `says`. */
+  const expectOneMail = async (
+    template: string,
+    to: { order: { id: string }; email: string },
+    subject: string,
+    ...says: string[]
+  ) => {
+    const found = await mailsFor(template, to.order.id);
+    expect(found, template).toHaveLength(1);
+    expect(found[0]).toMatchObject({ to: to.email, subject, status: "success" });
+    for (const line of says) expect(found[0]!.text).toContain(line);
+  };
+  const eventsFor = async (name: string, orderId: string) =>
+    (await events(name)).filter((e) => e.data.order_id === orderId);
+
+  it("a return requested and received mails the shopper what to send back and where the money stands, unless asked not to", async () => {
+    const told = await capturedOrder("ada@example.com");
+    const { return: ret } = await told.post(`/admin/orders/${told.order.id}/returns`, {
+      items: [{ id: told.line, quantity: 1 }],
+      location_id: locationId,
+    });
+    await told.post(`/admin/returns/${ret.id}/receive`, {});
+
+    // Medusa's dashboard: the request and the receipt put together, confirmed with its "Send notification" off.
+    const silent = await capturedOrder("alan@example.com");
+    const begun = (await silent.post("/admin/returns", { order_id: silent.order.id, location_id: locationId })).return;
+    await silent.post(`/admin/returns/${begun.id}/request-items`, { items: [{ id: silent.line, quantity: 1 }] });
+    await silent.post(`/admin/returns/${begun.id}/request`, { no_notification: true });
+    await silent.post(`/medusa/admin/returns/${begun.id}/receive`, {});
+    await silent.post(`/admin/returns/${begun.id}/receive-items`, { items: [{ id: silent.line, quantity: 1 }] });
+    await silent.post(`/admin/returns/${begun.id}/receive/confirm`, { no_notification: true });
+    await dispatcher.run();
+
+    const n = told.order.display_id;
+    const sendBack = "Please send back:\n  1 × Tee (M): €20.00";
+    const credit = "Once they arrive, €20.00 comes off what you pay";
+    await expectOneMail("order.return_requested", told, `Return for order #${n} requested`, sendBack, credit);
+    // Captured in full: the tee's €20.00 was refunded at the receipt, so nothing is owed either way.
+    const back = "Received:\n  1 × Tee (M): €20.00\n\nNothing is left to pay.";
+    await expectOneMail("order.return_received", told, `Return for order #${n} received`, back);
+    expect((await mailsFor("order.refunded", told.order.id)).map((m) => m.data.amount)).toEqual([2000]);
+
+    for (const template of ["order.return_requested", "order.return_received"])
+      expect(await mailsFor(template, silent.order.id), template).toEqual([]);
+    for (const name of ["order.return_requested", "order.return_received"])
+      expect(
+        (await eventsFor(name, silent.order.id)).map((e) => e.data.no_notification),
+        name,
+      ).toEqual([true]);
+  }, 60_000);
+
+  it("a confirmed exchange mails what comes back, what is sent out and the difference, once; not with no_notification", async () => {
+    const exchanged = await capturedOrder("grace@example.com");
+    const exchange = async (o: typeof exchanged, request: Record<string, unknown>) => {
+      const { exchange: begun } = await o.post("/admin/exchanges", { order_id: o.order.id });
+      await o.post(`/admin/exchanges/${begun.id}/inbound/items`, { items: [{ id: o.line, quantity: 1 }] });
+      await o.post(`/admin/exchanges/${begun.id}/outbound/items`, { items: [{ variant_id: tee, quantity: 2 }] });
+      await o.post(`/admin/returns/${begun.return_id}`, { location_id: locationId });
+      await o.post(`/admin/exchanges/${begun.id}/request`, request);
+    };
+    await exchange(exchanged, {});
+    const silent = await capturedOrder("linus@example.com");
+    await exchange(silent, { no_notification: true });
+    await dispatcher.run();
+
+    // One tee back (€20.00 off) for two more (€40.00): €65.00, of which €45.00 is paid.
+    const says =
+      "Please send back:\n  1 × Tee (M): €20.00\n\nWe send you:\n  2 × Tee (M): €40.00\n\nNew order total: €65.00\nStill to pay: €20.00";
+    await expectOneMail(
+      "order.exchange",
+      exchanged,
+      `Exchange for order #${exchanged.order.display_id} confirmed`,
+      says,
+    );
+    // The exchange's message says what to send back: its inbound return sends none of its own.
+    expect(await mailsFor("order.return_requested", exchanged.order.id)).toEqual([]);
+    expect(await mailsFor("order.exchange", silent.order.id)).toEqual([]);
+    expect((await eventsFor("order.exchange_created", silent.order.id)).map((e) => e.data.no_notification)).toEqual([
+      true,
+    ]);
+  }, 60_000);
+
+  it("a confirmed refund claim mails the claimed units, their refund and what is due back", async () => {
+    const claimed = await capturedOrder("barbara@example.com");
+    const { claim } = await claimed.post("/admin/claims", { order_id: claimed.order.id, type: "refund" });
+    await claimed.post(`/admin/claims/${claim.id}/claim-items`, {
+      items: [{ id: claimed.line, quantity: 1, reason: "production_failure" }],
+    });
+    await claimed.post(`/admin/claims/${claim.id}/request`, {});
+    await dispatcher.run();
+
+    const says =
+      "Claimed items:\n  1 × Tee (M): €20.00\n\nRefunded for the claimed items: €20.00\n\nNew order total: €25.00\nDue back to you: €20.00";
+    await expectOneMail("order.claim", claimed, `Claim for order #${claimed.order.display_id} confirmed`, says);
+  }, 60_000);
+
+  it("a converted draft order mails the shopper its confirmation", async () => {
+    const { draft_order: draft } = await ok(
+      t.store.post(
+        "/admin/draft-orders",
+        {
+          region_id: regionId,
+          email: "hedy@example.com",
+          sales_channel_id: channelId,
+          items: [{ variant_id: tee, quantity: 1 }],
+        },
+        admin,
+      ),
+    );
+    const { order } = await ok(t.store.post(`/admin/draft-orders/${draft.id}/convert-to-order`, {}, admin));
+    await dispatcher.run();
+    const to = { order, email: "hedy@example.com" };
+    await expectOneMail("order.placed", to, `Order #${order.display_id} confirmed`, "1 × Tee (M): €20.00");
+  }, 60_000);
+
   it("every event committed in this file matches its catalog schema and version", async () => {
     const all = await t.database.db.select().from(eventTable);
     expect(all.length).toBeGreaterThan(10);
@@ -303,6 +435,10 @@ describe("events of order handling", () => {
       "cart.created",
       "cart.updated",
       "order-edit.confirmed",
+      "order.exchange_created",
+      "order.claim_created",
+      "order.return_requested",
+      "order.return_received",
       "inventory-item.updated",
     ])
       expect(names, name).toContain(name);

@@ -29,6 +29,7 @@ const inSources = [
   "ADMIN_PASSWORD",
   "CART_TABLES",
   "CATALOG_TABLES",
+  "CREDIT_LINE_ADD",
   "DEFAULT_LEASE_MS",
   "FUZZ_BUDGET_MS",
   "FUZZ_OPS",

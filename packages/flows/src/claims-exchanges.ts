@@ -146,6 +146,8 @@ export interface ConfirmClaimExchangeInput {
   kind: ClaimExchangeKind;
   id: string;
   actor?: OrderActor | null;
+  /** The shopper is not mailed of the confirmation. */
+  no_notification?: boolean;
 }
 
 /**
@@ -214,6 +216,8 @@ export const confirmClaimExchangeWorkflow = workflow(
         return: { ...request.return, [`${input.kind}_id`]: input.id },
         return_id: request.return_id,
         actor,
+        // The exchange's or claim's own message tells the shopper what to send back.
+        no_notification: true,
       });
     }
     const confirmed = await ctx.run(confirmClaimExchangeStep, {
@@ -221,6 +225,7 @@ export const confirmClaimExchangeWorkflow = workflow(
       plan: plan.application,
       settled: plan.settled,
       actor,
+      no_notification: input.no_notification ?? false,
     });
     const settled = await settleConfirmedChange(ctx, plan, confirmed.added_line_ids, actor);
     if (settled.payment_collection_id)

@@ -16,6 +16,8 @@ export interface CreateReturnInput {
 export interface ConfirmReturnRequestInput {
   return_id: string;
   actor?: OrderActor | null;
+  /** The shopper is not mailed of the request. */
+  no_notification?: boolean;
 }
 
 /** The units must be able to go back into stock where they are returned: every item stocked at the location. */
@@ -53,6 +55,7 @@ export const createReturnWorkflow = workflow(
       return: request.return,
       return_id: request.return_id,
       actor: input.actor ?? null,
+      no_notification: "no_notification" in input ? input.no_notification : false,
     });
   },
 );

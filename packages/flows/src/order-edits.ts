@@ -19,6 +19,7 @@ import {
   type OrderEditShippingUpdate,
   type OrderVersionChange,
   returnCredit,
+  creditLineTotal,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
 import { applicable, type TaxTarget } from "@kasse/modules/tax";
@@ -40,7 +41,7 @@ export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarge
 /** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */
 export async function paidSoFar(
   m: Modules,
-  order: Pick<Order, "id" | "payment_collection_ids" | "items">,
+  order: Pick<Order, "id" | "payment_collection_ids" | "items" | "credit_lines">,
 ): Promise<PaidSoFar> {
   const [collections, returns] = await Promise.all([
     order.payment_collection_ids.length ? m.payment.listCollections({ id: order.payment_collection_ids }) : [],
@@ -51,7 +52,8 @@ export async function paidSoFar(
     captured: sum((c) => c.captured_amount),
     refunded: sum((c) => c.refunded_amount),
     requested: sum((c) => (c.status === "canceled" ? 0 : c.amount)),
-    credited: returnCredit(order.items, returns.get(order.id) ?? []),
+    // The order's credit lines are owed no more.
+    credited: returnCredit(order.items, returns.get(order.id) ?? []) + creditLineTotal(order),
   };
 }
 

@@ -15,6 +15,8 @@ export interface ReceiveReturnInput {
    */
   pending_receipt?: boolean;
   actor?: OrderActor | null;
+  /** The shopper is not mailed of the receipt. */
+  no_notification?: boolean;
 }
 
 /**
@@ -35,6 +37,7 @@ export const receiveReturnWorkflow = workflow("receive-return", async (input: Re
     receive: counted.receive,
     dismiss: counted.dismiss,
     actor: input.actor ?? null,
+    no_notification: input.no_notification ?? false,
   });
   if (received.restock.length) await ctx.run(receiveVariantsStep, received.restock);
   const refunded = await refundReturnReceipt(ctx, {

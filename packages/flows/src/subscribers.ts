@@ -4,8 +4,10 @@ import { type Engine } from "@kasse/workflows";
 import { step, workflow } from "./definitions";
 import type { EventRow, EventSubscriber } from "@kasse/modules/event";
 import type { NotificationInput } from "@kasse/modules/notification";
-import type { Order } from "@kasse/modules/order";
+import { lineShare, returnCreditOf, type Order, type OrderReturn } from "@kasse/modules/order";
 import { sendNotificationWorkflow } from "./send-notification";
+import { orderBalance } from "./order-change-plan";
+import { paidSoFar } from "./order-edits";
 
 /** What a subscriber may use: the process's modules and its engine (its steps get the configured notification service). */
 export interface SubscriberDeps {
@@ -98,16 +100,22 @@ const email = (order: Order, template: string, data: Record<string, unknown>): N
   resource_type: "order",
 });
 
+/** What a message adds to the order's summary for its event: read from the event, the order and the modules. */
+type ExtraData = (
+  data: EventRow["data"],
+  order: Order,
+  deps: SubscriberDeps,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
 /**
  * Mails the order's summary with `template` when `eventName` is released: the order its data names
- * by `orderKey` (default `id`), with what `extra` adds from the event; not when the event says
- * `no_notification`.
+ * by `orderKey` (default `id`), with what `extra` adds; not when the event says `no_notification`.
  */
 const orderEmailSubscriber = (
   name: string,
   eventName: string,
   template: string,
-  options: { orderKey?: string; extra?: (data: EventRow["data"]) => Record<string, unknown> } = {},
+  options: { orderKey?: string; extra?: ExtraData } = {},
 ): SubscriberDefinition => ({
   name,
   events: [eventName],
@@ -115,9 +123,61 @@ const orderEmailSubscriber = (
     if (event.data.no_notification === true) return;
     const order = await orderToNotify(deps, event.data[options.orderKey ?? "id"]);
     if (order)
-      await notify(deps, event, name, email(order, template, { ...orderData(order), ...options.extra?.(event.data) }));
+      await notify(
+        deps,
+        event,
+        name,
+        email(order, template, { ...orderData(order), ...(await options.extra?.(event.data, order, deps)) }),
+      );
   },
 });
+
+/** Units of the order's lines as a message lists them: each line's title and what those units are worth. */
+function unitsOf(order: Order, units: Array<{ line_item_id: string; quantity: number }>) {
+  return units.flatMap(({ line_item_id, quantity }) => {
+    const line = order.items.find((i) => i.id === line_item_id);
+    if (!line || quantity <= 0) return [];
+    const worth = lineShare(line, quantity);
+    return [{ title: line.product_title ?? line.title, variant_title: line.variant_title, quantity, total: worth }];
+  });
+}
+
+/** What the shopper still owes on the order after a change (negative: what is due back to them). */
+async function pendingDifference(deps: SubscriberDeps, order: Order): Promise<number> {
+  return orderBalance(order.total, await paidSoFar(deps.modules, order)).pending_difference;
+}
+
+/** The return an event names; null when it is gone (an exchange's empty return request is dropped). */
+const returnOf = (deps: SubscriberDeps, id: unknown) =>
+  typeof id === "string" ? deps.modules.orderReturn.retrieve(id).catch(() => null) : Promise.resolve(null);
+
+/** A return's units of each line: those asked back, or those received so far. */
+const returnUnits = (ret: OrderReturn | null, count: "quantity" | "received_quantity") =>
+  (ret?.items ?? []).map((i) => ({ line_item_id: i.line_item_id, quantity: i[count] }));
+
+/** An exchange's or a claim's message: what comes back, what is sent out, a claim's claimed units, and the difference. */
+const claimExchangeData =
+  (kind: "exchange" | "claim", idKey: string): ExtraData =>
+  async (data, order, deps) => {
+    const found = await deps.modules.claimExchange.retrieve(kind, String(data[idKey]));
+    const inbound = await returnOf(deps, found.return_id);
+    const claimed = "claim_items" in found ? (found.claim_items ?? []) : [];
+    return {
+      returned: unitsOf(order, returnUnits(inbound, "quantity")),
+      sent: unitsOf(
+        order,
+        found.additional_items.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity })),
+      ),
+      claimed: unitsOf(
+        order,
+        claimed.map((i) => ({ line_item_id: i.item_id, quantity: i.quantity })),
+      ),
+      claim_type: "type" in found ? found.type : null,
+      refund_amount: "refund_amount" in found ? found.refund_amount : null,
+      difference_due: found.difference_due,
+      pending_difference: await pendingDifference(deps, order),
+    };
+  };
 
 const orderConfirmationSubscriber = orderEmailSubscriber("order-confirmation", "order.placed", "order.placed");
 
@@ -155,6 +215,53 @@ const editNoticeSubscriber = orderEmailSubscriber("edit-notice", "order-edit.con
   extra: (data) => ({ pending_difference: data.pending_difference }),
 });
 
+const exchangeNoticeSubscriber = orderEmailSubscriber("exchange-notice", "order.exchange_created", "order.exchange", {
+  orderKey: "order_id",
+  extra: claimExchangeData("exchange", "exchange_id"),
+});
+
+const claimNoticeSubscriber = orderEmailSubscriber("claim-notice", "order.claim_created", "order.claim", {
+  orderKey: "order_id",
+  extra: claimExchangeData("claim", "claim_id"),
+});
+
+/** A return's message (`template` named as its event): the order, with what `describe` reads from the return the event names. */
+const returnEmailSubscriber = (
+  name: string,
+  eventName: string,
+  describe: (ret: OrderReturn | null, order: Order, deps: SubscriberDeps) => Promise<Record<string, unknown>>,
+) =>
+  orderEmailSubscriber(name, eventName, eventName, {
+    orderKey: "order_id",
+    extra: async (data, order, deps) => describe(await returnOf(deps, data.return_id), order, deps),
+  });
+
+// What to send back, its return shipping, and what the units take off once every one is received.
+const returnRequestNoticeSubscriber = returnEmailSubscriber(
+  "return-request-notice",
+  "order.return_requested",
+  async (ret, order) => {
+    const asked = returnUnits(ret, "quantity");
+    const shipping = ret?.shipping ?? null;
+    const whole = asked.map((i) => ({ line_item_id: i.line_item_id, received_quantity: i.quantity }));
+    return {
+      returned: unitsOf(order, asked),
+      return_shipping: shipping?.amount ?? 0,
+      refund_on_receipt: returnCreditOf(order.items, { shipping, items: whole }),
+    };
+  },
+);
+
+// Every unit of the return received so far, and where the order's money stands after the receipt's refund.
+const returnReceiptNoticeSubscriber = returnEmailSubscriber(
+  "return-receipt-notice",
+  "order.return_received",
+  async (ret, order, deps) => ({
+    received: unitsOf(order, returnUnits(ret, "received_quantity")),
+    pending_difference: await pendingDifference(deps, order),
+  }),
+);
+
 const cancellationNoticeSubscriber = orderEmailSubscriber("cancellation-notice", "order.canceled", "order.canceled");
 
 const refundNoticeSubscriber: SubscriberDefinition = {
@@ -184,6 +291,10 @@ export const allSubscribers: readonly SubscriberDefinition[] = [
   orderConfirmationSubscriber,
   shipmentNoticeSubscriber,
   editNoticeSubscriber,
+  exchangeNoticeSubscriber,
+  claimNoticeSubscriber,
+  returnRequestNoticeSubscriber,
+  returnReceiptNoticeSubscriber,
   cancellationNoticeSubscriber,
   refundNoticeSubscriber,
 ];

@@ -30,6 +30,7 @@ import {
   createOrderEditService,
   createDraftOrderService,
   createClaimExchangeService,
+  createCreditLineService,
 } from "./order";
 import {
   createPaymentService,
@@ -156,6 +157,7 @@ export function createModules(options: ModulesOptions = {}) {
     orderEdit: () => createOrderEditService(),
     draftOrder: () => createDraftOrderService(),
     claimExchange: () => createClaimExchangeService(),
+    creditLine: () => createCreditLineService(),
     orderTransfer: () => createOrderTransferService(),
     events: () => createEventService(),
     webhooks: () =>

@@ -11,7 +11,7 @@ import type { Modules } from "@kasse/modules";
 import { wants, type FieldSelection } from "../http/fields";
 import { OrderDetailView, type orderView } from "./view";
 import { ShippingProfileView } from "@kasse/modules/fulfillment";
-import { lineShare } from "@kasse/modules/order";
+import { creditLineTotal, lineShare } from "@kasse/modules/order";
 
 type OrderView = Awaited<ReturnType<typeof orderView>>;
 
@@ -44,8 +44,8 @@ const OrderPromotionView = Extend(PromotionResponse, { amount: MoneyView() }, [
 
 /**
  * An order as the Admin API shows it: {@link OrderDetailView} plus what Medusa's dashboard reads:
- * the totals before discounts (`original_*`), `refundable_total`, store credit (`credit_lines`,
- * always none: Kasse has no store credit), and on request `customer`, `sales_channel`, `region`
+ * the totals before discounts (`original_*`), `refundable_total`, what its credit lines credit
+ * (`credit_line_total`), and on request `customer`, `sales_channel`, `region`
  * and each line's `variant`.
  */
 export const AdminOrderView = Extend(OrderDetailView, {
@@ -64,7 +64,6 @@ export const AdminOrderView = Extend(OrderDetailView, {
   original_total: MoneyView(),
   refundable_total: MoneyView(),
   credit_line_total: MoneyView(),
-  credit_lines: Type.Array(View({ id: Type.String() })),
   customer: Type.Optional(OrNull(CustomerResponse)),
   sales_channel: Type.Optional(OrNull(SalesChannelView)),
   region: Type.Optional(OrNull(RegionView)),
@@ -207,8 +206,7 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
       // The total with the discounts given back and the tax they took off.
       original_total: o.total + o.discount_total + (original_tax_total - o.tax_total),
       refundable_total: Math.max(0, paid),
-      credit_line_total: 0,
-      credit_lines: [],
+      credit_line_total: creditLineTotal(o),
       ...(customerIds.length || want("customer")
         ? { customer: o.customer_id ? (customerById.get(o.customer_id) ?? null) : null }
         : {}),

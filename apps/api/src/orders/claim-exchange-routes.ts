@@ -233,6 +233,7 @@ export function claimExchangeRoutes(app: App, kind: ClaimExchangeKind): void {
         kind,
         id: request.params.id,
         actor: actor(request),
+        no_notification: request.body?.no_notification,
       });
       const answer = await withSelf({ id: confirmed.id, order_id: confirmed.order_id });
       return confirmed.return_id

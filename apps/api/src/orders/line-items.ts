@@ -32,7 +32,10 @@ export const OrderItemView = View({
 export async function orderAtVersion(modules: Modules, order: Order, version: number): Promise<Order | undefined> {
   if (version === order.version) return order;
   const kept = version < order.version ? await modules.orderEdit.version(order.id, version) : undefined;
-  return kept ? { ...order, ...kept } : undefined;
+  // The credit lines the order had then: each carries the version that wrote it.
+  return kept
+    ? { ...order, ...kept, credit_lines: order.credit_lines.filter((line) => line.version <= version) }
+    : undefined;
 }
 
 /**

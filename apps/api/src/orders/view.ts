@@ -7,6 +7,7 @@ import {
   OrderView,
   ReturnView,
   returnCredit,
+  creditLineTotal,
   type Order,
   type OrderReturn,
 } from "@kasse/modules/order";
@@ -144,7 +145,8 @@ function shape(
     summary: {
       paid_total,
       refunded_total,
-      pending_difference: order.total - returnCredit(order.items, returns) - paid_total + refunded_total,
+      pending_difference:
+        order.total - returnCredit(order.items, returns) - creditLineTotal(order) - paid_total + refunded_total,
     },
     ...order,
     payment_collection_ids: undefined,

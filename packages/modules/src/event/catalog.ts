@@ -13,6 +13,8 @@ const Int = (description: string) => Type.Integer({ description });
 const payload = <P extends Record<string, TSchema>>(properties: P) => Strict(properties);
 
 const orderRef = { id: S("The order id") };
+/** Medusa's `no_notification`: the change is recorded, the shopper is not mailed. */
+const silent = { no_notification: Type.Boolean({ description: "The merchant asked that the customer not be told" }) };
 
 /** Every event name, its payload schema and version. */
 export const eventCatalog = {
@@ -50,20 +52,20 @@ export const eventCatalog = {
       pending_difference: Type.Integer({
         description: "What the customer owes after the edit (minor units; negative: due back to them)",
       }),
-      no_notification: Type.Boolean({ description: "The merchant asked that the customer not be told" }),
+      ...silent,
     }),
   },
   "order.exchange_created": {
     version: 1,
     description:
       "An exchange was confirmed: its outbound lines are on the order's next version, its inbound units a requested return.",
-    data: payload({ order_id: S("The order"), exchange_id: S("The exchange") }),
+    data: payload({ order_id: S("The order"), exchange_id: S("The exchange"), ...silent }),
   },
   "order.claim_created": {
     version: 1,
     description:
       "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
-    data: payload({ order_id: S("The order"), claim_id: S("The claim") }),
+    data: payload({ order_id: S("The order"), claim_id: S("The claim"), ...silent }),
   },
   "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
   "order.fulfillment_created": {
@@ -96,12 +98,12 @@ export const eventCatalog = {
   "order.return_requested": {
     version: 1,
     description: "A return of an order was requested.",
-    data: payload({ order_id: S("The order"), return_id: S("The return") }),
+    data: payload({ order_id: S("The order"), return_id: S("The return"), ...silent }),
   },
   "order.return_received": {
     version: 1,
     description: "A return was received.",
-    data: payload({ order_id: S("The order"), return_id: S("The return") }),
+    data: payload({ order_id: S("The order"), return_id: S("The return"), ...silent }),
   },
   "payment.captured": {
     version: 1,

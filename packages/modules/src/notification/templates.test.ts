@@ -138,6 +138,73 @@ describe("order.edited", () => {
   });
 });
 
+describe("after-sale changes", () => {
+  const tee = { title: "Tee", variant_title: "M", quantity: 1, total: 2000 };
+  const mug = { title: "Mug", variant_title: null, quantity: 1, total: 1250 };
+
+  it("an exchange: what comes back, what is sent out, the new total and what is owed", () => {
+    const { subject, text } = renderTemplate("order.exchange", {
+      ...order,
+      returned: [tee],
+      sent: [mug],
+      pending_difference: -750,
+    });
+    expect(subject).toBe("Exchange for order #1042 confirmed");
+    expect(text).toBe(
+      [
+        "We confirmed an exchange on your order #1042.",
+        "",
+        "Please send back:",
+        "  1 × Tee (M): €20.00",
+        "",
+        "We send you:",
+        "  1 × Mug: €12.50",
+        "",
+        "New order total: €52.25",
+        "Due back to you: €7.50",
+      ].join("\n"),
+    );
+  });
+
+  it("a claim: the claimed units, a refund claim's amount or a replacement's lines, and the balance", () => {
+    const refund = renderTemplate("order.claim", {
+      ...order,
+      claimed: [tee],
+      claim_type: "refund",
+      refund_amount: 2000,
+      pending_difference: 0,
+    });
+    expect(refund.subject).toBe("Claim for order #1042 confirmed");
+    expect(refund.text).toContain("Claimed items:\n  1 × Tee (M): €20.00\n\nRefunded for the claimed items: €20.00");
+    expect(refund.text).toContain("Nothing is left to pay.");
+    const replace = renderTemplate("order.claim", {
+      ...order,
+      claimed: [tee],
+      sent: [tee],
+      claim_type: "replace",
+      pending_difference: 500,
+    });
+    expect(replace.text).toContain("We send you, at no charge:\n  1 × Tee (M): €20.00");
+    expect(replace.text).not.toContain("Refunded");
+    expect(replace.text).toContain("Still to pay: €5.00");
+  });
+
+  it("a return requested and received: the units, the return shipping, what they bring back", () => {
+    const requested = renderTemplate("order.return_requested", {
+      ...order,
+      returned: [tee],
+      return_shipping: 300,
+      refund_on_receipt: 1700,
+    });
+    expect(requested.subject).toBe("Return for order #1042 requested");
+    expect(requested.text).toContain("Please send back:\n  1 × Tee (M): €20.00\n\nReturn shipping: €3.00");
+    expect(requested.text).toContain("Once they arrive, €17.00 comes off what you pay");
+    const received = renderTemplate("order.return_received", { ...order, received: [tee], pending_difference: -1700 });
+    expect(received.subject).toBe("Return for order #1042 received");
+    expect(received.text).toContain("Received:\n  1 × Tee (M): €20.00\n\nDue back to you: €17.00");
+  });
+});
+
 describe("order.transfer_requested", () => {
   const data = { order_id: "order_1", token: "tok-123", expires_at: "2026-12-01T00:00:00.000Z" };
 

@@ -54,8 +54,9 @@ interface LineData {
   total?: unknown;
 }
 
-const lines = (data: Record<string, unknown>): string[] =>
-  (Array.isArray(data.items) ? (data.items as LineData[]) : []).map((i) => {
+/** The units listed under `key` (default the order's `items`), one line each with what they are worth. */
+const lines = (data: Record<string, unknown>, key = "items"): string[] =>
+  (Array.isArray(data[key]) ? (data[key] as LineData[]) : []).map((i) => {
     const title = i.variant_title ? `${str(i.title)} (${str(i.variant_title)})` : str(i.title);
     return `  ${str(i.quantity)} × ${title}: ${formatMoney(i.total, data.currency_code)}`;
   });
@@ -69,6 +70,20 @@ const address = (label: string, value: unknown): string[] => {
     .map(str)
     .filter((p) => p !== "");
   return parts.length ? [`${label}:`, ...parts.map((p) => `  ${p}`)] : [];
+};
+
+/** Units under `key` with a heading, or nothing when there are none. */
+const section = (heading: string, data: Record<string, unknown>, key: string): string[] => {
+  const listed = lines(data, key);
+  return listed.length ? ["", heading, ...listed] : [];
+};
+
+/** What the shopper still owes on the order (`pending_difference`), or what is due back to them. */
+const balance = (data: Record<string, unknown>): string[] => {
+  const difference = Number(data.pending_difference ?? 0);
+  if (difference > 0) return [`Still to pay: ${formatMoney(difference, data.currency_code)}`];
+  if (difference < 0) return [`Due back to you: ${formatMoney(-difference, data.currency_code)}`];
+  return ["Nothing is left to pay."];
 };
 
 /** Joins lines, collapsing repeated blank lines (optional parts leave none behind). */
@@ -116,21 +131,65 @@ const templates: Record<string, Template> = {
       ]),
     };
   },
-  "order.edited": (data) => {
-    const difference = Number(data.pending_difference ?? 0);
+  "order.edited": (data) => ({
+    subject: `Order #${str(data.display_id)} was changed`,
+    text: text([
+      `Your order #${str(data.display_id)} was changed. It now holds:`,
+      "",
+      ...lines(data),
+      "",
+      `Total: ${formatMoney(data.total, data.currency_code)}`,
+      ...(Number(data.pending_difference ?? 0) !== 0 ? balance(data) : []),
+    ]),
+  }),
+  "order.exchange": (data) => ({
+    subject: `Exchange for order #${str(data.display_id)} confirmed`,
+    text: text([
+      `We confirmed an exchange on your order #${str(data.display_id)}.`,
+      ...section("Please send back:", data, "returned"),
+      ...section("We send you:", data, "sent"),
+      "",
+      `New order total: ${formatMoney(data.total, data.currency_code)}`,
+      ...balance(data),
+    ]),
+  }),
+  "order.claim": (data) => ({
+    subject: `Claim for order #${str(data.display_id)} confirmed`,
+    text: text([
+      `We confirmed your claim on order #${str(data.display_id)}.`,
+      ...section("Claimed items:", data, "claimed"),
+      ...(data.claim_type === "refund"
+        ? ["", `Refunded for the claimed items: ${formatMoney(data.refund_amount, data.currency_code)}`]
+        : []),
+      ...section("We send you, at no charge:", data, "sent"),
+      ...section("Please send back:", data, "returned"),
+      "",
+      `New order total: ${formatMoney(data.total, data.currency_code)}`,
+      ...balance(data),
+    ]),
+  }),
+  "order.return_requested": (data) => {
+    const shipping = Number(data.return_shipping ?? 0);
     return {
-      subject: `Order #${str(data.display_id)} was changed`,
+      subject: `Return for order #${str(data.display_id)} requested`,
       text: text([
-        `Your order #${str(data.display_id)} was changed. It now holds:`,
+        `A return of items of your order #${str(data.display_id)} was requested.`,
+        ...section("Please send back:", data, "returned"),
         "",
-        ...lines(data),
-        "",
-        `Total: ${formatMoney(data.total, data.currency_code)}`,
-        ...(difference > 0 ? [`Still to pay: ${formatMoney(difference, data.currency_code)}`] : []),
-        ...(difference < 0 ? [`Due back to you: ${formatMoney(-difference, data.currency_code)}`] : []),
+        ...(shipping > 0 ? [`Return shipping: ${formatMoney(shipping, data.currency_code)}`] : []),
+        `Once they arrive, ${formatMoney(data.refund_on_receipt, data.currency_code)} comes off what you pay, refunded as far as you have already paid.`,
       ]),
     };
   },
+  "order.return_received": (data) => ({
+    subject: `Return for order #${str(data.display_id)} received`,
+    text: text([
+      `We received your return for order #${str(data.display_id)}.`,
+      ...section("Received:", data, "received"),
+      "",
+      ...balance(data),
+    ]),
+  }),
   "order.canceled": (data) => ({
     subject: `Order #${str(data.display_id)} canceled`,
     text: text([

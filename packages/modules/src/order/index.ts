@@ -45,6 +45,9 @@ export {
   type OrderClaimExchangeRow,
   type OrderVersionChangeRow,
   OrderEditBegin,
+  OrderCreditLineCreate,
+  OrderCreditLineView,
+  type OrderCreditLine,
   OrderEditItemsAdd,
   OrderEditItemUpdate,
   OrderEditRequest,
@@ -123,6 +126,7 @@ export {
   type PlannedMoney,
   ORDER_TOTAL_KEYS,
 } from "./order-edits";
+export { createCreditLineService, creditLineTotal, type CreditLineService } from "./credit-lines";
 export {
   createDraftOrderService,
   DraftOrderCreate,

@@ -128,6 +128,8 @@ function actionAmount(a: OrderChangeAction): number {
       return -a.details.amount;
     case "WRITE_OFF_ITEM":
       return 0;
+    case "CREDIT_LINE_ADD":
+      return a.details.amount;
   }
 }
 
@@ -467,14 +469,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         }
         if (row.version !== order.version + 1)
           throw errors.conflict(`Order ${order.id} is at version ${order.version}, not ${row.version - 1}`);
-        await q.insertVersion({
-          order_id: order.id,
-          version: order.version,
-          change_id: row.id,
-          items: order.items as unknown as Array<Record<string, unknown>>,
-          shipping_methods: order.shipping_methods as unknown as Array<Record<string, unknown>>,
-          totals: Object.fromEntries(ORDER_TOTAL_KEYS.map((k) => [k, order[k]])),
-        });
+        await keepVersion(order, row.id);
         for (const line of plan.lines) {
           const { id, ...values } = line;
           await q.setLine(id, { ...values, updated_at: new Date() });
@@ -582,6 +577,18 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
   return service;
 }
 
+/** Keeps the order's current version (its lines, methods and totals) in `order_version`, ended by change `changeId`. */
+export async function keepVersion(order: Order, changeId: string): Promise<void> {
+  await q.insertVersion({
+    order_id: order.id,
+    version: order.version,
+    change_id: changeId,
+    items: order.items as unknown as Array<Record<string, unknown>>,
+    shipping_methods: order.shipping_methods as unknown as Array<Record<string, unknown>>,
+    totals: Object.fromEntries(ORDER_TOTAL_KEYS.map((k) => [k, order[k]])),
+  });
+}
+
 /** Refuses an order an edit cannot change: a draft's edit needs a draft, an order's edit an open order. */
 function assertEditable(order: Pick<Order, "id" | "status">, draft: boolean): void {
   if (!draft) return assertOpen(order, "edited");
@@ -619,7 +626,7 @@ export async function openChange(
 }
 
 /** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */
-async function assertNoActiveChange(orderId: string): Promise<void> {
+export async function assertNoActiveChange(orderId: string): Promise<void> {
   const [active, pendingReturn] = await Promise.all([q.activeVersionChange(orderId), q.pendingChangeOfOrder(orderId)]);
   if (active)
     throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);

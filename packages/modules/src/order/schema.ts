@@ -70,6 +70,23 @@ export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 export type OrderAddress = StoredAddress;
 
 /**
+ * Medusa's order credit line: money the merchant credits the order (a goodwill gesture, a
+ * settlement made elsewhere), owed no more by the customer. Written by a confirmed `credit_line`
+ * order change (`version`: the order version it made).
+ */
+export interface OrderCreditLine {
+  id: string;
+  order_id: string;
+  /** Integer minor units of the order's currency, above zero. */
+  amount: number;
+  reference: string;
+  reference_id: string;
+  metadata: Record<string, unknown> | null;
+  version: number;
+  created_at: string;
+}
+
+/**
  * An order. `display_id` comes from an identity column (a PostgreSQL sequence), so concurrent
  * checkouts never share one. Totals are stored as computed at checkout (the order is a record of
  * what was bought, not recomputed from live prices).
@@ -93,6 +110,8 @@ export const order = entityTable(
     billing_address: storedAddress("billing_address"),
     /** Payment collections paying for this order (ids of the payment module's rows). */
     payment_collection_ids: jsonb("payment_collection_ids").$type<string[]>().notNull().default([]),
+    /** Its credit lines, oldest first (few per order: kept on the row, read with it). */
+    credit_lines: jsonb("credit_lines").$type<OrderCreditLine[]>().notNull().default([]),
     /** Medusa's order version: 1 as placed, one more for each confirmed change (an order edit). */
     version: integer("version").notNull().default(1),
     ...storedTotals(),
@@ -368,6 +387,7 @@ export const ORDER_CHANGE_ACTIONS = [
   "SHIPPING_ADD",
   "SHIPPING_REMOVE",
   "WRITE_OFF_ITEM",
+  "CREDIT_LINE_ADD",
 ] as const;
 export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
@@ -421,12 +441,17 @@ export type OrderChangeActionBody =
       action: "WRITE_OFF_ITEM";
       /** A claimed item: units of an existing line the customer never got whole (a claim's). */
       details: { quantity: number; reason: ClaimReason | null; note: string | null };
+    }
+  | {
+      action: "CREDIT_LINE_ADD";
+      /** The credit line written (its id is the action's `reference_id`). */
+      details: Pick<OrderCreditLine, "amount" | "reference" | "reference_id" | "metadata">;
     };
 
 export type OrderChangeAction = OrderChangeActionBody & {
   id: string;
   /** `order_item` (an existing line), `shipping_method`; an added line or method is referenced by its action's id. */
-  reference: "order_item" | "shipping_method";
+  reference: "order_item" | "shipping_method" | "credit_line";
   reference_id: string;
   internal_note: string | null;
   created_at: string;
@@ -952,11 +977,36 @@ export const ReturnChangeView = RowView(orderReturnChange, {
     Type.Null(),
   ]),
 });
+/** A credit line as the API shows it (Medusa's `OrderCreditLine`). */
+export const OrderCreditLineView = View({
+  id: Type.String(),
+  order_id: Type.String(),
+  amount: MoneyView(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  version: Type.Integer(),
+  created_at: Type.String(),
+});
 /** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
 export const OrderView = RowView(order, {
   items: Type.Array(OrderLineItemView),
   shipping_methods: Type.Array(OrderShippingMethodView),
+  credit_lines: Type.Array(OrderCreditLineView),
 });
+
+/** `POST /admin/orders/{id}/credit-lines`: a credit line on the order (Medusa's body). */
+export const OrderCreditLineCreate = Type.Object(
+  {
+    amount: Money({ minimum: 1 }),
+    /** What the credit stands for (`refund`, `payment`, …) and that record's id. */
+    reference: Code({ minLength: 1 }),
+    reference_id: Id({ minLength: 1 }),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderCreditLineCreate = Static<typeof OrderCreditLineCreate>;
 
 /** `POST /admin/order-edits`: begins an edit of an open order. */
 export const OrderEditBegin = Type.Object(
@@ -1084,6 +1134,9 @@ export const OrderChangeActionView = View({
     /** A claimed item's reason and note. */
     reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** A credit line's reference (its `reference_id` above) and metadata. */
+    reference: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
   }),
   /** The money the action moves (an added line's or method's amount before tax and discounts). */
   amount: Type.Optional(MoneyView()),

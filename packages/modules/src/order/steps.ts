@@ -143,7 +143,14 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
 /** Requests a return (see `createReturnService().create`); compensation removes it and gives the quantities back. */
 export const createReturnStep = step("create-return", {
   invoke: async (
-    input: { order_id: string; return: ReturnCreateInput; return_id?: string | null; actor?: OrderActor | null },
+    input: {
+      order_id: string;
+      return: ReturnCreateInput;
+      return_id?: string | null;
+      actor?: OrderActor | null;
+      /** The shopper is not mailed (asked by the merchant, or told by the exchange or claim it belongs to). */
+      no_notification?: boolean;
+    },
     ctx,
   ) => {
     const created = await ctx.modules.orderReturn.create(
@@ -152,7 +159,11 @@ export const createReturnStep = step("create-return", {
       input.actor ?? undefined,
       input.return_id ?? undefined,
     );
-    await ctx.emit("order.return_requested", { order_id: input.order_id, return_id: created.id });
+    await ctx.emit("order.return_requested", {
+      order_id: input.order_id,
+      return_id: created.id,
+      no_notification: input.no_notification ?? false,
+    });
     return { output: { id: created.id }, compensateInput: { id: created.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {
@@ -174,6 +185,7 @@ export const receiveReturnStep = step("receive-return", {
       /** Units that came back damaged: received, not restocked. */
       dismiss?: Array<{ id: string; quantity: number }>;
       actor?: OrderActor | null;
+      no_notification?: boolean;
     },
     ctx,
   ) => {
@@ -185,7 +197,11 @@ export const receiveReturnStep = step("receive-return", {
       input.dismiss ?? [],
     );
     const order = await ctx.modules.order.retrieve(receipt.order_id);
-    await ctx.emit("order.return_received", { order_id: receipt.order_id, return_id: receipt.id });
+    await ctx.emit("order.return_received", {
+      order_id: receipt.order_id,
+      return_id: receipt.id,
+      no_notification: input.no_notification ?? false,
+    });
     const variants = new Map(order.items.map((i) => [i.id, i.variant_id]));
     const kept = new Map((receipt.dismissed ?? []).map((l) => [l.line_item_id, l.quantity]));
     const restock = receipt.lines.flatMap((l) => {
@@ -354,15 +370,26 @@ export const confirmClaimExchangeStep = step("confirm-claim-exchange", {
       plan: ChangeApplication;
       settled: { difference_due: number; refund_amount: number | null };
       actor?: OrderActor | null;
+      no_notification?: boolean;
     },
     ctx,
   ) => {
     const actor = input.actor ?? { actor_type: null, actor_id: null };
     const confirmed = await ctx.modules.claimExchange.confirm(input.kind, input.plan, input.settled, actor);
+    const no_notification = input.no_notification ?? false;
     await ctx.emit("order.updated", { id: confirmed.order_id });
     if (input.kind === "exchange")
-      await ctx.emit("order.exchange_created", { order_id: confirmed.order_id, exchange_id: confirmed.undo.id });
-    else await ctx.emit("order.claim_created", { order_id: confirmed.order_id, claim_id: confirmed.undo.id });
+      await ctx.emit("order.exchange_created", {
+        order_id: confirmed.order_id,
+        exchange_id: confirmed.undo.id,
+        no_notification,
+      });
+    else
+      await ctx.emit("order.claim_created", {
+        order_id: confirmed.order_id,
+        claim_id: confirmed.undo.id,
+        no_notification,
+      });
     const { undo, ...output } = confirmed;
     return { output: { ...output, id: undo.id }, compensateInput: { undo, actor } };
   },

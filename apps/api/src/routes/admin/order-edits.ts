@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { orderCurrency as orderCurrencyOf } from "../../orders/currency";
 import { Extend } from "@kasse/db";
 import {
   addOrderEditItems,
@@ -48,13 +49,7 @@ export default async function orderEdits(app: App): Promise<void> {
   // The path names the order (as in Medusa): its active edit is the one the route works on.
   const edit = (request: { params: { id: string } }) => edits.activeEditId(request.params.id);
   // Medusa's dialect reads a body's amounts (`unit_price`, `custom_amount`) in the order's currency.
-  const orderCurrency = {
-    medusa: {
-      context: async (request: FastifyRequest) => ({
-        currency_code: (await app.modules.order.retrieve((request.params as { id: string }).id)).currency_code,
-      }),
-    },
-  };
+  const orderCurrency = orderCurrencyOf(app.modules);
 
   app.post(
     "/order-edits",

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { orderCurrency } from "../../orders/currency";
 import { Amount, Count, errors, Id, OptionalMetadata, Title } from "@kasse/core";
 import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
@@ -8,6 +9,7 @@ import {
   PAYMENT_STATUSES,
   type Order,
   ReturnCreate,
+  OrderCreditLineCreate,
   ReturnReceive,
   OrderChangeView,
   OrderVersionChangeView,
@@ -348,6 +350,19 @@ export default async function orders(app: App): Promise<void> {
     await archiveOrder(app.modules, request.params.id, actor(request));
     return respond(request.params.id);
   });
+
+  // Medusa's credit line: a confirmed `credit_line` change, the order's next version (docs/orders.md).
+  app.post(
+    "/orders/:id/credit-lines",
+    {
+      config: orderCurrency(app.modules),
+      schema: { params: IdParams, querystring: RetrieveQuery, body: OrderCreditLineCreate, response: One },
+    },
+    async (request) => {
+      const order = await app.modules.creditLine.create(request.params.id, request.body, actor(request));
+      return respond(order, request.query.fields);
+    },
+  );
 
   app.post(
     "/orders/:id/returns",

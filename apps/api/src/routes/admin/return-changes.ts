@@ -131,7 +131,6 @@ export default async function returnChanges(app: App): Promise<void> {
     },
   );
 
-  // `no_notification`: Kasse sends the customer no notice of a return either way.
   app.post(
     "/returns/:id/request",
     { schema: { params: IdParams, body: ReturnChangeConfirm, response: WithPreview } },
@@ -139,6 +138,7 @@ export default async function returnChanges(app: App): Promise<void> {
       const created = await app.infra.engine.execute(createReturnWorkflow, {
         return_id: request.params.id,
         actor: actor(request),
+        no_notification: request.body.no_notification,
       });
       return answer(created.id, (await app.modules.orderReturn.retrieve(created.id)).order_id);
     },
@@ -157,6 +157,7 @@ export default async function returnChanges(app: App): Promise<void> {
         return_id: request.params.id,
         pending_receipt: true,
         actor: actor(request),
+        no_notification: request.body.no_notification,
       });
       return answer(received.id, received.order_id);
     },

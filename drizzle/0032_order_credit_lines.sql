@@ -1,0 +1,1 @@
+ALTER TABLE "order" ADD COLUMN "credit_lines" jsonb DEFAULT '[]'::jsonb NOT NULL;
