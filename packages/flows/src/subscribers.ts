@@ -247,7 +247,12 @@ const returnRequestNoticeSubscriber = returnEmailSubscriber(
     return {
       returned: unitsOf(order, asked),
       return_shipping: shipping?.amount ?? 0,
-      refund_on_receipt: returnCreditOf(order.items, { shipping, items: whole }),
+      refund_on_receipt: returnCreditOf(order.items, {
+        shipping,
+        exchange_id: ret?.exchange_id ?? null,
+        claim_id: ret?.claim_id ?? null,
+        items: whole,
+      }),
     };
   },
 );
