@@ -36,6 +36,8 @@ export {
   OptionalMetadata,
   ProviderData,
   Strict,
+  LinkChanges,
+  Batch,
 } from "./input";
 export { FileUrl, FileUrlView, isFileUrl } from "./file-url";
 export {

@@ -1,4 +1,11 @@
-import { Type, type IntegerOptions, type ObjectOptions, type StringOptions, type TProperties } from "@sinclair/typebox";
+import {
+  Type,
+  type IntegerOptions,
+  type ObjectOptions,
+  type StringOptions,
+  type TProperties,
+  type TSchema,
+} from "@sinclair/typebox";
 import { MAX_AMOUNT, Money } from "./money";
 
 /**
@@ -161,3 +168,18 @@ export const ProviderData = () =>
  */
 export const Strict = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
+
+/** The ids a relation gains (`add`) and loses (`remove`), each list at most `maxItems` long: Medusa's link bodies. */
+export const LinkChanges = (maxItems: number) =>
+  Strict({
+    add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems })),
+    remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems })),
+  });
+
+/** Medusa's batch body: rows to `create`, rows to `update`, ids to `delete`, each list at most `maxItems` long. */
+export const Batch = <C extends TSchema, U extends TSchema>(create: C, update: U, maxItems: number) =>
+  Strict({
+    create: Type.Optional(Type.Array(create, { maxItems })),
+    update: Type.Optional(Type.Array(update, { maxItems })),
+    delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems })),
+  });

@@ -1,5 +1,6 @@
 import {
   bigint,
+  index,
   jsonb,
   pgTable,
   text,
@@ -50,6 +51,15 @@ export const liveUniqueIndex = (name: string, also?: string) => ({
       .on(...columns)
       .where(also ? sql.raw(`${also} and deleted_at is null`) : sql`deleted_at is null`),
 });
+
+/**
+ * One plain index per entry, named `<table>_<key>_idx` on the entry's column: the columns a list
+ * filters or sorts by. Used in a table's extra config, spread among its other indexes.
+ * @example
+ * (t) => [liveUniqueIndex("region_name_uq").on(t.name), ...indexes("region", { currency_code: t.currency_code, created_at: t.created_at })]
+ */
+export const indexes = (table: string, columns: Record<string, Parameters<IndexBuilderOn["on"]>[0]>) =>
+  Object.entries(columns).map(([key, column]) => index(`${table}_${key}_idx`).on(column));
 
 /** The columns every entity table has around its own: a text `id` first, the {@link timestamps} last. */
 type EntityColumns<C extends Record<string, PgColumnBuilderBase>> = Flat<

@@ -24,6 +24,7 @@ export {
   createdAt,
   entityTable,
   fileUrl,
+  indexes,
   liveUniqueIndex,
   metadata,
   money,
@@ -44,6 +45,7 @@ export {
   rangeConditions,
   textSearch,
   toDate,
+  type ListFilters,
   type Paging,
   type RangeFilter,
 } from "./list";

@@ -36,6 +36,12 @@ export interface Paging {
   offset: number;
 }
 
+/** What most list requests filter by: some ids, and a text to search for (`q`). */
+export interface ListFilters {
+  id?: string[];
+  q?: string;
+}
+
 /** A range filter: `created_at[gte]=…` (or Medusa's `created_at[$gte]=…`), parsed. */
 export type RangeFilter<T = string> = Partial<Record<"gt" | "gte" | "lt" | "lte" | "eq" | "ne", T> & { in: T[] }>;
 

@@ -123,6 +123,16 @@ function plus(totals: PlannedTotals, prefix: "item" | "shipping", after: Planned
   totals.total += d("total");
 }
 
+/** A new line's fulfillment and return counts: none of its units has moved yet. */
+export const NOTHING_MOVED = {
+  fulfilled_quantity: 0,
+  shipped_quantity: 0,
+  delivered_quantity: 0,
+  return_requested_quantity: 0,
+  return_received_quantity: 0,
+  return_dismissed_quantity: 0,
+};
+
 /**
  * Applies a change's actions to an order, purely: the preview and the confirmation both call it,
  * so what the admin sees is what confirming writes. An `ITEM_UPDATE` sets an existing line's
@@ -198,12 +208,7 @@ export function planChange(
       order_id: order.id,
       rank: items.length,
       cart_line_item_id: null,
-      fulfilled_quantity: 0,
-      shipped_quantity: 0,
-      delivered_quantity: 0,
-      return_requested_quantity: 0,
-      return_received_quantity: 0,
-      return_dismissed_quantity: 0,
+      ...NOTHING_MOVED,
       metadata: null,
       created_at: now,
       updated_at: now,

@@ -1,5 +1,5 @@
 import { errors } from "@kasse/core";
-import { step, workflow } from "./definitions";
+import { step, workflow, type FlowContext } from "./definitions";
 import type { Modules } from "@kasse/modules";
 import {
   assertOpen,
@@ -124,6 +124,21 @@ const planCollectionActionStep = step("plan-order-collection-action", {
 });
 
 /**
+ * What an action on an order's collection starts with: its plan (`doing` names the action in the
+ * refusal), then the order's payment status brought up to date; `sync` re-derives it again.
+ */
+async function beginCollectionAction(ctx: FlowContext, input: CollectionActionInput, doing: string) {
+  const plan = await ctx.run(planCollectionActionStep, {
+    payment_collection_id: input.payment_collection_id,
+    order_id: input.order_id ?? null,
+    doing,
+  });
+  const sync = { order_id: plan.order_id, actor: input.actor ?? null };
+  await ctx.run(syncPaymentStatusStep, sync);
+  return { plan, sync };
+}
+
+/**
  * Marks an order's unpaid collection paid (Medusa's `POST /admin/payment-collections/{id}/mark-as-paid`):
  * a payment of its whole amount with the system provider, captured at once (money the merchant
  * took outside Kasse), logged with `payment.captured`, and the order's payment status and
@@ -133,13 +148,7 @@ const planCollectionActionStep = step("plan-order-collection-action", {
 export const markCollectionPaidWorkflow = workflow(
   "mark-payment-collection-as-paid",
   async (input: CollectionActionInput, ctx) => {
-    const plan = await ctx.run(planCollectionActionStep, {
-      payment_collection_id: input.payment_collection_id,
-      order_id: input.order_id ?? null,
-      doing: "marked as paid",
-    });
-    const sync = { order_id: plan.order_id, actor: input.actor ?? null };
-    await ctx.run(syncPaymentStatusStep, sync);
+    const { plan, sync } = await beginCollectionAction(ctx, input, "marked as paid");
     const paid = await ctx.run(markCollectionPaidStep, {
       payment_collection_id: input.payment_collection_id,
       created_by: input.actor?.actor_id ?? null,
@@ -164,13 +173,7 @@ export const markCollectionPaidWorkflow = workflow(
 export const deleteOrderCollectionWorkflow = workflow(
   "delete-order-payment-collection",
   async (input: CollectionActionInput, ctx) => {
-    const plan = await ctx.run(planCollectionActionStep, {
-      payment_collection_id: input.payment_collection_id,
-      order_id: input.order_id ?? null,
-      doing: "deleted",
-    });
-    const sync = { order_id: plan.order_id, actor: input.actor ?? null };
-    await ctx.run(syncPaymentStatusStep, sync);
+    const { plan, sync } = await beginCollectionAction(ctx, input, "deleted");
     const target = { order_id: plan.order_id, payment_collection_id: input.payment_collection_id };
     await ctx.run(detachPaymentCollectionStep, target);
     await ctx.run(deleteUnpaidCollectionStep, { payment_collection_id: input.payment_collection_id });

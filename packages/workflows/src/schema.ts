@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { type SerializedError } from "@kasse/core";
-import { RowView, parentId, timestamptz, createdAt } from "@kasse/db";
+import { RowView, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
 export type ExecutionState =
@@ -38,9 +38,11 @@ export const workflowExecutions = pgTable(
   (t) => [
     uniqueIndex("workflow_executions_idempotency_uq").on(t.workflow_id, t.idempotency_key),
     index("workflow_executions_state_idx").on(t.state, t.lease_expires_at),
-    index("workflow_executions_next_retry_idx").on(t.next_retry_at),
-    index("workflow_executions_transaction_idx").on(t.transaction_id),
-    index("workflow_executions_created_idx").on(t.created_at),
+    ...indexes("workflow_executions", {
+      next_retry: t.next_retry_at,
+      transaction: t.transaction_id,
+      created: t.created_at,
+    }),
   ],
 );
 

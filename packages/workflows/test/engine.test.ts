@@ -116,12 +116,8 @@ describe("workflow engine", () => {
       retry: { attempts: 4, backoffMs: 1 },
     });
     const engine = newEngine();
-    const error = await engine
-      .execute(
-        workflow("fails", async (_: null, ctx) => ctx.run(broken, null)),
-        null,
-      )
-      .catch((e: unknown) => e);
+    const wf = workflow("fails", async (_: null, ctx) => ctx.run(broken, null));
+    const error = await engine.execute(wf, null).catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "unknown_error", message: "provider down" });
     expect(calls).toBe(4);
     const [row] = (await engine.list({ workflow_id: ["fails"] }, { limit: 1, offset: 0 })).items;
@@ -158,12 +154,8 @@ describe("workflow engine", () => {
       timeoutMs: 50,
       retry: { attempts: 1 },
     });
-    const error = await engine
-      .execute(
-        workflow("timeout-fails", async (_: null, ctx) => ctx.run(never, null)),
-        null,
-      )
-      .catch((e: unknown) => e);
+    const wf = workflow("timeout-fails", async (_: null, ctx) => ctx.run(never, null));
+    const error = await engine.execute(wf, null).catch((e: unknown) => e);
     expect(error).toMatchObject({ type: "timeout", message: "Step 'never' timed out after 50 ms" });
   });
 

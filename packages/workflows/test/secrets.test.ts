@@ -48,6 +48,30 @@ async function expireLease(executionId: string): Promise<void> {
   );
 }
 
+/**
+ * A process that dies mid-execution: `halt(ctx)`, called by the workflow, stops the first run there
+ * for good (the resumed run passes it); `start(run)` starts the first run, waits for the halt and
+ * expires its lease, answering the execution's id for a second process to resume.
+ */
+function dyingProcess() {
+  let executionId = "";
+  let dead = false;
+  return {
+    async halt(ctx: { executionId: string }): Promise<void> {
+      if (dead) return;
+      executionId = ctx.executionId;
+      await new Promise(() => {});
+    },
+    async start(run: () => Promise<unknown>): Promise<string> {
+      void run();
+      while (!executionId) await new Promise((resolve) => setTimeout(resolve, 10));
+      dead = true;
+      await expireLease(executionId);
+      return executionId;
+    },
+  };
+}
+
 const HASH = "scrypt$16384$8$1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA";
 const TOKEN = "tok_0123456789abcdef0123456789abcdef";
 
@@ -188,25 +212,20 @@ describe("secret fields", () => {
         return { output: null };
       },
     });
-    let executionId = "";
-    let block = true;
+    const dying = dyingProcess();
     const wf = workflow(
       "secret-resume",
       async (input: { email: string; password_hash: string }, ctx) => {
         const made = await ctx.run(first, { email: input.email });
-        if (block) {
-          executionId = ctx.executionId;
-          await new Promise(() => {}); // the first process stops here, after step 1 committed
-        }
+        await dying.halt(ctx); // the first process stops here, after step 1 committed
         await ctx.run(store, { hash: input.password_hash });
         return made.id;
       },
       { secret: { input: ["password_hash"] } },
     );
-    void newEngine().execute(wf, { email: "r@example.com", password_hash: HASH });
-    while (!executionId) await new Promise((resolve) => setTimeout(resolve, 10));
-    block = false;
-    await expireLease(executionId);
+    const executionId = await dying.start(() =>
+      newEngine().execute(wf, { email: "r@example.com", password_hash: HASH }),
+    );
 
     const resumer = newEngine({ workflows: [wf] });
     const error = await resumer.resume(executionId).catch((e: unknown) => e);
@@ -225,8 +244,7 @@ describe("secret fields", () => {
   });
 
   it("a resumed execution whose remaining steps need no secret completes", async () => {
-    let executionId = "";
-    let block = true;
+    const dying = dyingProcess();
     const plain = step("plain", { invoke: async (input: { email: string }) => ({ output: `done ${input.email}` }) });
     const hashIt = step("hash-it", {
       secret: { input: ["hash"] },
@@ -236,18 +254,14 @@ describe("secret fields", () => {
       "secret-resume-ok",
       async (input: { email: string; password_hash: string }, ctx) => {
         const used = await ctx.run(hashIt, { hash: input.password_hash });
-        if (block) {
-          executionId = ctx.executionId;
-          await new Promise(() => {});
-        }
+        await dying.halt(ctx);
         return { used, done: await ctx.run(plain, { email: input.email }) };
       },
       { secret: { input: ["password_hash"] } },
     );
-    void newEngine().execute(wf, { email: "ok@example.com", password_hash: HASH });
-    while (!executionId) await new Promise((resolve) => setTimeout(resolve, 10));
-    block = false;
-    await expireLease(executionId);
+    const executionId = await dying.start(() =>
+      newEngine().execute(wf, { email: "ok@example.com", password_hash: HASH }),
+    );
     expect(await newEngine({ workflows: [wf] }).resume(executionId)).toEqual({
       used: { length: HASH.length },
       done: "done ok@example.com",

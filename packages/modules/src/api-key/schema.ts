@@ -1,7 +1,7 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Id, Title, Strict } from "@kasse/core";
-import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
+import { Title, Strict, LinkChanges } from "@kasse/core";
+import { entityTable, parentId, timestamptz, createdAt, indexes, type ListFilters } from "@kasse/db";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,
@@ -26,9 +26,7 @@ export const apiKey = entityTable(
   (t) => [
     // Every authenticated request looks its key up by this hash.
     uniqueIndex("api_key_token_hash_uq").on(t.token_hash),
-    index("api_key_type_idx").on(t.type),
-    index("api_key_title_idx").on(t.title),
-    index("api_key_created_at_idx").on(t.created_at),
+    ...indexes("api_key", { type: t.type, title: t.title, created_at: t.created_at }),
   ],
 );
 
@@ -60,10 +58,7 @@ export const ApiKeyUpdate = Strict({ title: Type.Optional(Title({ minLength: 1, 
 export type ApiKeyUpdate = Static<typeof ApiKeyUpdate>;
 
 /** Body of `POST /admin/api-keys/{id}/sales-channels`. */
-export const ApiKeySalesChannels = Strict({
-  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-});
+export const ApiKeySalesChannels = LinkChanges(1000);
 export type ApiKeySalesChannels = Static<typeof ApiKeySalesChannels>;
 
 /**
@@ -86,10 +81,8 @@ export const ApiKeyView = Type.Object({
 });
 
 /** Filters of `GET /admin/api-keys`. */
-export interface ApiKeyFilters {
-  id?: string[];
+export interface ApiKeyFilters extends ListFilters {
   type?: ApiKeyType;
-  q?: string;
   /** true: only revoked keys; false: only active ones. */
   revoked?: boolean;
 }

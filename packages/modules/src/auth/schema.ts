@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
-import { entityTable, parentId, timestamptz, createdAt } from "@kasse/db";
+import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -111,8 +111,7 @@ export const authOneTimeToken = pgTable(
   },
   (t) => [
     uniqueIndex("auth_one_time_token_hash_uq").on(t.token_hash),
-    index("auth_one_time_token_identity_idx").on(t.auth_identity_id),
-    index("auth_one_time_token_expires_idx").on(t.expires_at),
+    ...indexes("auth_one_time_token", { identity: t.auth_identity_id, expires: t.expires_at }),
   ],
 );
 
@@ -174,10 +173,7 @@ export const authMfaChallenge = pgTable(
     completed_at: timestamptz("completed_at"),
     created_at: createdAt(),
   },
-  (t) => [
-    index("auth_mfa_challenge_identity_idx").on(t.auth_identity_id),
-    index("auth_mfa_challenge_expires_idx").on(t.expires_at),
-  ],
+  (t) => [...indexes("auth_mfa_challenge", { identity: t.auth_identity_id, expires: t.expires_at })],
 );
 
 export type MfaFactorRow = typeof authMfaFactor.$inferSelect;

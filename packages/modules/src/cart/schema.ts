@@ -15,6 +15,7 @@ import {
   Strict,
 } from "@kasse/core";
 import {
+  indexes,
   metadata,
   money,
   storedTotals,
@@ -85,11 +86,7 @@ export const cart = entityTable(
     /** When a price list or campaign the computation saw starts or ends: its result may change then without any write. */
     priced_until: timestamptz("priced_until"),
   },
-  (t) => [
-    index("cart_customer_idx").on(t.customer_id),
-    index("cart_region_idx").on(t.region_id),
-    index("cart_created_at_idx").on(t.created_at),
-  ],
+  (t) => [...indexes("cart", { customer: t.customer_id, region: t.region_id, created_at: t.created_at })],
 );
 
 /** A cart line: the variant as it was when added (snapshot) and its computed money. */

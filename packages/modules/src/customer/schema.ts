@@ -1,7 +1,7 @@
 import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { CountryCode, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
-import { metadata, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
+import { metadata, entityTable, parentId, liveUniqueIndex, createdAt, indexes, type ListFilters } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = entityTable(
@@ -19,8 +19,7 @@ export const customer = entityTable(
   (t) => [
     // As Medusa: one live customer per email and account kind, so a guest and a registered customer may share an email.
     liveUniqueIndex("customer_email_has_account_uq").on(t.email, t.has_account),
-    index("customer_created_at_idx").on(t.created_at),
-    index("customer_updated_at_idx").on(t.updated_at),
+    ...indexes("customer", { created_at: t.created_at, updated_at: t.updated_at }),
   ],
 );
 
@@ -151,9 +150,7 @@ export const CustomerGroupUpdate = Type.Partial(CustomerGroupCreate, { additiona
 export type CustomerGroupUpdate = Static<typeof CustomerGroupUpdate>;
 
 /** Filters of `GET /admin/customers`. */
-export interface CustomerFilters {
-  id?: string[];
-  q?: string;
+export interface CustomerFilters extends ListFilters {
   email?: string[];
   has_account?: boolean;
   groups?: string[];
@@ -162,9 +159,7 @@ export interface CustomerFilters {
 }
 
 /** Filters of `GET /admin/customer-groups`. */
-export interface CustomerGroupFilters {
-  id?: string[];
-  q?: string;
+export interface CustomerGroupFilters extends ListFilters {
   name?: string[];
   /** Groups any of these customers belong to (Medusa's `customers[id]=`). */
   customer_id?: string[];

@@ -30,6 +30,12 @@ export interface CustomerCreateContext {
   created_by?: string | null;
 }
 
+/** Who made a group or a membership (the admin user), when the caller knows. */
+type Author = { created_by?: string | null };
+
+/** The members (or groups) a membership change adds and removes. */
+type MembershipChange = { add?: string[]; remove?: string[] };
+
 /** `company` (contract) and `company_name` (Medusa) name one column; `company` wins when both are sent. */
 function companyOf(input: { company?: string | null; company_name?: string | null }): string | null | undefined {
   return input.company !== undefined ? input.company : input.company_name;
@@ -194,10 +200,7 @@ export function createCustomerService() {
 
     // --- groups ----------------------------------------------------------------------------
 
-    async createGroup(
-      input: CustomerGroupCreate,
-      context: { created_by?: string | null } = {},
-    ): Promise<CustomerGroupRow> {
+    async createGroup(input: CustomerGroupCreate, context: Author = {}): Promise<CustomerGroupRow> {
       return q.insertGroup(
         {
           id: generateId("cusgroup"),
@@ -237,8 +240,8 @@ export function createCustomerService() {
      */
     async updateGroupCustomers(
       groupId: string,
-      change: { add?: string[]; remove?: string[] },
-      context: { created_by?: string | null } = {},
+      change: MembershipChange,
+      context: Author = {},
     ): Promise<CustomerGroupRow> {
       return transaction(async () => {
         const group = await service.retrieveGroup(groupId);
@@ -254,8 +257,8 @@ export function createCustomerService() {
      */
     async updateCustomerGroups(
       customerId: string,
-      change: { add?: string[]; remove?: string[] },
-      context: { created_by?: string | null } = {},
+      change: MembershipChange,
+      context: Author = {},
     ): Promise<CustomerDetail> {
       await transaction(async () => {
         await q.lock(customerId);
@@ -276,7 +279,7 @@ export type CustomerService = ReturnType<typeof createCustomerService>;
  */
 async function changeMemberships(
   of: { customer_group_id: string } | { customer_id: string },
-  change: { add?: string[]; remove?: string[] },
+  change: MembershipChange,
   createdBy: string | null,
 ): Promise<void> {
   const add = [...new Set(change.add ?? [])];

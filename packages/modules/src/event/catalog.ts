@@ -10,7 +10,12 @@ const S = (description: string) => Type.String({ description });
 const Ids = (description: string) => Type.Array(Type.String(), { description });
 const NullableS = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const Int = (description: string) => Type.Integer({ description });
-const payload = <P extends Record<string, TSchema>>(properties: P) => Strict(properties);
+/** An event in its first version: what it means, and the properties of its payload (a strict object). */
+const v1 = <P extends Record<string, TSchema>>(description: string, properties: P) => ({
+  version: 1 as const,
+  description,
+  data: Strict(properties),
+});
 
 const orderRef = { id: S("The order id") };
 /** Medusa's `no_notification`: the change is recorded, the shopper is not mailed. */
@@ -18,11 +23,9 @@ const silent = { no_notification: Type.Boolean({ description: "The merchant aske
 
 /** Every event name, its payload schema and version. */
 export const eventCatalog = {
-  "order.placed": {
-    version: 1,
-    description:
-      "A cart was completed into an order (the payment is authorized and the stock reserved), or a draft order was converted (the stock reserved, a payment collection for its total awaiting payment).",
-    data: payload({
+  "order.placed": v1(
+    "A cart was completed into an order (the payment is authorized and the stock reserved), or a draft order was converted (the stock reserved, a payment collection for its total awaiting payment).",
+    {
       ...orderRef,
       display_id: Int("The order's display number"),
       cart_id: NullableS("The completed cart"),
@@ -31,147 +34,102 @@ export const eventCatalog = {
       currency_code: S("The order's currency"),
       total: Int("The order total in minor units of the currency"),
       item_count: Int("The number of units ordered"),
+    },
+  ),
+  "order.canceled": v1("An order was canceled (its payments voided or refunded, its reservations released).", {
+    ...orderRef,
+  }),
+  "order.updated": v1(
+    "An order's lines, shipping or totals changed (an order edit was confirmed as its next version).",
+    { ...orderRef },
+  ),
+  "order-edit.confirmed": v1("An order edit was confirmed: the order moved to its next version.", {
+    order_id: S("The order"),
+    order_change_id: S("The confirmed order change"),
+    pending_difference: Type.Integer({
+      description: "What the customer owes after the edit (minor units; negative: due back to them)",
     }),
-  },
-  "order.canceled": {
-    version: 1,
-    description: "An order was canceled (its payments voided or refunded, its reservations released).",
-    data: payload({ ...orderRef }),
-  },
-  "order.updated": {
-    version: 1,
-    description: "An order's lines, shipping or totals changed (an order edit was confirmed as its next version).",
-    data: payload({ ...orderRef }),
-  },
-  "order-edit.confirmed": {
-    version: 1,
-    description: "An order edit was confirmed: the order moved to its next version.",
-    data: payload({
-      order_id: S("The order"),
-      order_change_id: S("The confirmed order change"),
-      pending_difference: Type.Integer({
-        description: "What the customer owes after the edit (minor units; negative: due back to them)",
-      }),
-      ...silent,
+    ...silent,
+  }),
+  "order.exchange_created": v1(
+    "An exchange was confirmed: its outbound lines are on the order's next version, its inbound units a requested return.",
+    { order_id: S("The order"), exchange_id: S("The exchange"), ...silent },
+  ),
+  "order.claim_created": v1(
+    "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
+    { order_id: S("The order"), claim_id: S("The claim"), ...silent },
+  ),
+  "order.completed": v1("An order was marked completed.", { ...orderRef }),
+  "order.fulfillment_created": v1("Items of an order were fulfilled.", {
+    order_id: S("The order"),
+    fulfillment_id: S("The new fulfillment"),
+  }),
+  "order.fulfillment_canceled": v1("A fulfillment of an order was canceled.", {
+    order_id: S("The order"),
+    fulfillment_id: S("The canceled fulfillment"),
+  }),
+  "shipment.created": v1("A fulfillment was shipped.", {
+    id: S("The fulfillment"),
+    order_id: S("The order"),
+    tracking_numbers: Ids("The tracking numbers of its labels"),
+    no_notification: Type.Boolean({
+      description: "The merchant shipped it without telling the customer (Medusa's no_notification)",
     }),
-  },
-  "order.exchange_created": {
-    version: 1,
-    description:
-      "An exchange was confirmed: its outbound lines are on the order's next version, its inbound units a requested return.",
-    data: payload({ order_id: S("The order"), exchange_id: S("The exchange"), ...silent }),
-  },
-  "order.claim_created": {
-    version: 1,
-    description:
-      "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
-    data: payload({ order_id: S("The order"), claim_id: S("The claim"), ...silent }),
-  },
-  "order.completed": { version: 1, description: "An order was marked completed.", data: payload({ ...orderRef }) },
-  "order.fulfillment_created": {
-    version: 1,
-    description: "Items of an order were fulfilled.",
-    data: payload({ order_id: S("The order"), fulfillment_id: S("The new fulfillment") }),
-  },
-  "order.fulfillment_canceled": {
-    version: 1,
-    description: "A fulfillment of an order was canceled.",
-    data: payload({ order_id: S("The order"), fulfillment_id: S("The canceled fulfillment") }),
-  },
-  "shipment.created": {
-    version: 1,
-    description: "A fulfillment was shipped.",
-    data: payload({
-      id: S("The fulfillment"),
-      order_id: S("The order"),
-      tracking_numbers: Ids("The tracking numbers of its labels"),
-      no_notification: Type.Boolean({
-        description: "The merchant shipped it without telling the customer (Medusa's no_notification)",
-      }),
-    }),
-  },
-  "delivery.created": {
-    version: 1,
-    description: "A fulfillment was delivered.",
-    data: payload({ id: S("The fulfillment"), order_id: S("The order") }),
-  },
-  "order.return_requested": {
-    version: 1,
-    description: "A return of an order was requested.",
-    data: payload({ order_id: S("The order"), return_id: S("The return"), ...silent }),
-  },
-  "order.return_received": {
-    version: 1,
-    description: "A return was received.",
-    data: payload({ order_id: S("The order"), return_id: S("The return"), ...silent }),
-  },
-  "payment.captured": {
-    version: 1,
-    description: "A payment was captured (in part or in full).",
-    data: payload({
-      id: S("The payment"),
-      order_id: NullableS("Its order"),
-      amount: Int("The amount captured now, minor units"),
-      currency_code: S("The currency"),
-    }),
-  },
-  "payment.refunded": {
-    version: 1,
-    description: "A payment was refunded (in part or in full).",
-    data: payload({
-      id: S("The payment"),
-      order_id: NullableS("Its order"),
-      amount: Int("The amount refunded now, minor units"),
-      currency_code: S("The currency"),
-    }),
-  },
-  "customer.created": {
-    version: 1,
-    description: "A customer was created.",
-    data: payload({
-      id: S("The customer"),
-      email: S("Their email"),
-      has_account: Type.Boolean({ description: "Whether they registered" }),
-    }),
-  },
-  "customer.updated": {
-    version: 1,
-    description: "A customer's details changed.",
-    data: payload({ id: S("The customer"), fields: Ids("The fields that changed") }),
-  },
-  "product.created": { version: 1, description: "A product was created.", data: payload({ id: S("The product") }) },
-  "product.updated": {
-    version: 1,
-    description: "A product, its variants, options or prices changed.",
-    data: payload({ id: S("The product") }),
-  },
-  "product.deleted": { version: 1, description: "A product was deleted.", data: payload({ id: S("The product") }) },
-  "inventory-item.updated": {
-    version: 1,
-    description:
-      "The stock on hand of an inventory item at a location changed: a fulfillment, a received return, an adjustment, an admin's level write.",
-    data: payload({
+  }),
+  "delivery.created": v1("A fulfillment was delivered.", { id: S("The fulfillment"), order_id: S("The order") }),
+  "order.return_requested": v1("A return of an order was requested.", {
+    order_id: S("The order"),
+    return_id: S("The return"),
+    ...silent,
+  }),
+  "order.return_received": v1("A return was received.", {
+    order_id: S("The order"),
+    return_id: S("The return"),
+    ...silent,
+  }),
+  "payment.captured": v1("A payment was captured (in part or in full).", {
+    id: S("The payment"),
+    order_id: NullableS("Its order"),
+    amount: Int("The amount captured now, minor units"),
+    currency_code: S("The currency"),
+  }),
+  "payment.refunded": v1("A payment was refunded (in part or in full).", {
+    id: S("The payment"),
+    order_id: NullableS("Its order"),
+    amount: Int("The amount refunded now, minor units"),
+    currency_code: S("The currency"),
+  }),
+  "customer.created": v1("A customer was created.", {
+    id: S("The customer"),
+    email: S("Their email"),
+    has_account: Type.Boolean({ description: "Whether they registered" }),
+  }),
+  "customer.updated": v1("A customer's details changed.", {
+    id: S("The customer"),
+    fields: Ids("The fields that changed"),
+  }),
+  "product.created": v1("A product was created.", { id: S("The product") }),
+  "product.updated": v1("A product, its variants, options or prices changed.", { id: S("The product") }),
+  "product.deleted": v1("A product was deleted.", { id: S("The product") }),
+  "inventory-item.updated": v1(
+    "The stock on hand of an inventory item at a location changed: a fulfillment, a received return, an adjustment, an admin's level write.",
+    {
       id: S("The inventory item"),
       location_id: S("The stock location"),
       stocked_quantity: Int("Units on hand"),
       reserved_quantity: Int("Units reserved"),
-    }),
-  },
-  "cart.created": {
-    version: 1,
-    description: "A cart was created.",
-    data: payload({ id: S("The cart"), currency_code: S("Its currency"), customer_id: NullableS("Its customer") }),
-  },
-  "cart.updated": {
-    version: 1,
-    description: "A cart changed (items, addresses, methods, promotions, customer).",
-    data: payload({ id: S("The cart") }),
-  },
-  "auth.password_reset": {
-    version: 1,
-    description: "A password reset was requested; the token itself is only ever in the message to the owner.",
-    data: payload({ entity_id: S("The email the reset is for"), actor_type: S("customer or user") }),
-  },
+    },
+  ),
+  "cart.created": v1("A cart was created.", {
+    id: S("The cart"),
+    currency_code: S("Its currency"),
+    customer_id: NullableS("Its customer"),
+  }),
+  "cart.updated": v1("A cart changed (items, addresses, methods, promotions, customer).", { id: S("The cart") }),
+  "auth.password_reset": v1(
+    "A password reset was requested; the token itself is only ever in the message to the owner.",
+    { entity_id: S("The email the reset is for"), actor_type: S("customer or user") },
+  ),
 } as const satisfies Record<string, { version: number; description: string; data: TObject }>;
 
 export type EventName = keyof typeof eventCatalog;

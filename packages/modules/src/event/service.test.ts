@@ -21,6 +21,7 @@ import {
   eventsReleased,
   isPrivateAddress,
   recordEvent,
+  type EventDispatcherOptions,
   type EventRow,
 } from "./index";
 import { event, webhook } from "./tables";
@@ -67,6 +68,21 @@ const reset = async () => {
   received.length = 0;
   answer = () => 200;
   await database.db.delete(webhook);
+};
+
+/** A dispatcher over `hooks` whose one subscriber, `name`, handles every event with `handle`. */
+const subscribedDispatcher = (
+  hooks: EventDispatcherOptions["webhooks"],
+  name: string,
+  handle: () => Promise<void>,
+  retries: Pick<EventDispatcherOptions, "retrySchedule" | "jitter">,
+) => createEventDispatcher({ webhooks: hooks, subscribers: [{ name, events: ["*"], handle }], ...retries });
+
+/** A clean start for a delivery test (no webhooks; no events either with `clearEvents`) and the webhook service that may call this machine. */
+const freshHooks = async (options: { clearEvents?: boolean } = {}) => {
+  await reset();
+  if (options.clearEvents) await database.db.delete(event);
+  return createWebhookService({ secret, allowPrivate: true });
 };
 
 describe("the event outbox", () => {
@@ -205,8 +221,7 @@ describe("webhooks", () => {
   });
 
   it("delivers a signed Standard Webhooks message that verifies, after subscribers ran; a retry keeps the webhook-id", async () => {
-    await reset();
-    const hooks = createWebhookService({ secret, allowPrivate: true });
+    const hooks = await freshHooks();
     const { secret: whsec, id } = await hooks.create({
       url: `${base}/hook`,
       events: ["order.placed"],
@@ -300,9 +315,7 @@ describe("webhooks", () => {
   });
 
   it("a release announced inside a transaction sends nothing before it commits, and nothing of one rolled back", async () => {
-    await reset();
-    await database.db.delete(event);
-    const hooks = createWebhookService({ secret, allowPrivate: true });
+    const hooks = await freshHooks({ clearEvents: true });
     await hooks.create({ url: `${base}/hook`, events: ["customer.updated"] });
     const handled: string[] = [];
     const dispatcher = createEventDispatcher({
@@ -333,24 +346,13 @@ describe("webhooks", () => {
   });
 
   it("a failing subscriber keeps the event for another dispatch; webhooks get it once", async () => {
-    await reset();
-    const hooks = createWebhookService({ secret, allowPrivate: true });
+    const hooks = await freshHooks();
     await hooks.create({ url: `${base}/hook`, events: ["*"] });
     let calls = 0;
-    const dispatcher = createEventDispatcher({
-      webhooks: hooks,
-      subscribers: [
-        {
-          name: "flaky",
-          events: ["*"],
-          handle: async () => {
-            if (++calls === 1) throw new Error("mail server down");
-          },
-        },
-      ],
-      retrySchedule: [1_000],
-      jitter: 0,
-    });
+    const flaky = async () => {
+      if (++calls === 1) throw new Error("mail server down");
+    };
+    const dispatcher = subscribedDispatcher(hooks, "flaky", flaky, { retrySchedule: [1_000], jitter: 0 });
     await recordEvent("customer.updated", { id: "cus_1", fields: ["first_name"] });
     await dispatcher.run();
     const [waiting] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));
@@ -366,22 +368,11 @@ describe("webhooks", () => {
   });
 
   it("a subscriber still failing after the whole retry schedule: the event is dispatched with its error", async () => {
-    await reset();
-    await database.db.delete(event);
-    const hooks = createWebhookService({ secret, allowPrivate: true });
-    const dispatcher = createEventDispatcher({
-      webhooks: hooks,
-      subscribers: [
-        {
-          name: "broken",
-          events: ["*"],
-          handle: async () => {
-            throw new Error("template missing");
-          },
-        },
-      ],
-      retrySchedule: [],
-    });
+    const hooks = await freshHooks({ clearEvents: true });
+    const broken = async () => {
+      throw new Error("template missing");
+    };
+    const dispatcher = subscribedDispatcher(hooks, "broken", broken, { retrySchedule: [] });
     await recordEvent("customer.updated", { id: "cus_2", fields: ["last_name"] });
     await dispatcher.run();
     const [given] = await database.db.select().from(event).where(eq(event.name, "customer.updated"));

@@ -1,14 +1,12 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
 import type { ShippingOptionTypeCreate, ShippingOptionTypeRow, ShippingOptionTypeUpdate } from "./schema";
 
 /** Filters of `GET /admin/shipping-option-types`. */
-export interface ShippingOptionTypeFilters {
-  id?: string[];
+export interface ShippingOptionTypeFilters extends ListFilters {
   code?: string[];
   label?: string[];
-  q?: string;
 }
 
 /** What a shipping option keeps of its type (its `type`), as Medusa answers it. */

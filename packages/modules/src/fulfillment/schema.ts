@@ -24,8 +24,10 @@ import {
   View,
   entityTable,
   parentId,
+  indexes,
   liveUniqueIndex,
   timestamptz,
+  type ListFilters,
 } from "@kasse/db";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
@@ -120,12 +122,14 @@ export const shippingOption = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    index("shipping_option_region_idx").on(t.region_id),
-    index("shipping_option_type_idx").on(t.shipping_option_type_id),
-    index("shipping_option_profile_idx").on(t.shipping_profile_id),
-    index("shipping_option_location_idx").on(t.stock_location_id),
-    index("shipping_option_service_zone_idx").on(t.service_zone_id),
-    index("shipping_option_created_at_idx").on(t.created_at),
+    ...indexes("shipping_option", {
+      region: t.region_id,
+      type: t.shipping_option_type_id,
+      profile: t.shipping_profile_id,
+      location: t.stock_location_id,
+      service_zone: t.service_zone_id,
+      created_at: t.created_at,
+    }),
   ],
 );
 
@@ -259,9 +263,7 @@ export type ShippingOptionCreate = Static<typeof ShippingOptionCreate>;
 export const ShippingOptionUpdate = Type.Partial(Type.Object(optionFields), { additionalProperties: false });
 export type ShippingOptionUpdate = Static<typeof ShippingOptionUpdate>;
 
-export interface ShippingOptionFilters {
-  id?: string[];
-  q?: string;
+export interface ShippingOptionFilters extends ListFilters {
   region_id?: string[];
   stock_location_id?: string[];
   shipping_profile_id?: string[];
@@ -312,10 +314,7 @@ export const fulfillmentItem = entityTable(
     sku: text("sku"),
     quantity: integer("quantity").notNull(),
   },
-  (t) => [
-    index("fulfillment_item_fulfillment_idx").on(t.fulfillment_id),
-    index("fulfillment_item_line_idx").on(t.line_item_id),
-  ],
+  (t) => [...indexes("fulfillment_item", { fulfillment: t.fulfillment_id, line: t.line_item_id })],
 );
 
 export type FulfillmentRow = typeof fulfillment.$inferSelect;

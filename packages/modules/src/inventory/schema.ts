@@ -1,8 +1,17 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url, Strict } from "@kasse/core";
-import { metadata, RowView, entityTable, parentId, liveUniqueIndex, createdAt } from "@kasse/db";
+import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url, Strict, Batch } from "@kasse/core";
+import {
+  metadata,
+  RowView,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  createdAt,
+  indexes,
+  type ListFilters,
+} from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
 export const inventorySearchText = () =>
@@ -29,8 +38,7 @@ export const inventoryItem = entityTable(
   },
   (t) => [
     liveUniqueIndex("inventory_item_sku_uq").on(t.sku),
-    index("inventory_item_created_at_idx").on(t.created_at),
-    index("inventory_item_title_idx").on(t.title),
+    ...indexes("inventory_item", { created_at: t.created_at, title: t.title }),
     index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
   ],
 );
@@ -84,10 +92,12 @@ export const reservationItem = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    index("reservation_item_inventory_item_idx").on(t.inventory_item_id),
-    index("reservation_item_location_idx").on(t.location_id),
-    index("reservation_item_line_item_idx").on(t.line_item_id),
-    index("reservation_item_created_at_idx").on(t.created_at),
+    ...indexes("reservation_item", {
+      inventory_item: t.inventory_item_id,
+      location: t.location_id,
+      line_item: t.line_item_id,
+      created_at: t.created_at,
+    }),
     check("reservation_item_quantity_positive", sql`${t.quantity} > 0`),
   ],
 );
@@ -157,18 +167,13 @@ export const InventoryLevelUpdate = Strict({
 export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
 
 /** Body of `POST /admin/inventory-items/{id}/location-levels/batch` (Medusa's): `delete` takes location ids or level ids. */
-export const InventoryLevelBatch = Strict({
-  create: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
-  update: Type.Optional(
-    Type.Array(
-      Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
-        additionalProperties: false,
-      }),
-      { maxItems: 1000 },
-    ),
-  ),
-  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-});
+export const InventoryLevelBatch = Batch(
+  InventoryLevelCreate,
+  Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
+    additionalProperties: false,
+  }),
+  1000,
+);
 export type InventoryLevelBatch = Static<typeof InventoryLevelBatch>;
 
 /** Body of `POST /admin/inventory-items`: every field optional; `location_levels` creates levels at once (as Medusa). */
@@ -203,9 +208,7 @@ export const ReservationUpdate = Strict({
 export type ReservationUpdate = Static<typeof ReservationUpdate>;
 
 /** Filters of `GET /admin/inventory-items`. */
-export interface InventoryItemFilters {
-  id?: string[];
-  q?: string;
+export interface InventoryItemFilters extends ListFilters {
   sku?: string[];
   location_id?: string[];
 }

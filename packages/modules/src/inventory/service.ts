@@ -5,16 +5,8 @@ import { inventoryQueries as q } from "./queries";
 import { reservationMethods } from "./reservations";
 import { variantLinkMethods } from "./variant-links";
 
-export type {
-  ConsumedReservation,
-  DetachedVariants,
-  InventoryItem,
-  InventoryLevel,
-  Reservation,
-  ReserveForLinesInput,
-  ReserveInput,
-  StockAdjustment,
-} from "./types";
+// The service's types, every one of them (index.ts names those it publishes).
+export type * from "./types";
 
 /**
  * Inventory: items, their stock per location, reservations, and the links to product variants.

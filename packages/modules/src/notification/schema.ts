@@ -1,7 +1,7 @@
 import { Strict } from "@kasse/core";
-import { index, integer, jsonb, text } from "drizzle-orm/pg-core";
+import { integer, jsonb, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { RowView, entityTable, timestamptz } from "@kasse/db";
+import { RowView, entityTable, timestamptz, indexes } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
@@ -26,11 +26,7 @@ export const notification = entityTable(
     resource_type: text("resource_type"),
     sent_at: timestamptz("sent_at"),
   },
-  (t) => [
-    index("notification_status_idx").on(t.status),
-    index("notification_to_idx").on(t.to),
-    index("notification_created_at_idx").on(t.created_at),
-  ],
+  (t) => [...indexes("notification", { status: t.status, to: t.to, created_at: t.created_at })],
 );
 
 export type NotificationStatus = "pending" | "success" | "failure";

@@ -474,27 +474,14 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
           const { id, ...values } = line;
           await q.setLine(id, { ...values, updated_at: new Date() });
         }
-        const rank = order.items.length;
         const added = plan.added_lines.length
-          ? await q.insertLines(
-              plan.added_lines.map(({ action_id: _a, ...line }, i) => ({
-                ...line,
-                id: generateId("ordli"),
-                order_id: order.id,
-                rank: rank + i,
-                metadata: null,
-              })),
-            )
+          ? await q.insertLines(addedRows(plan.added_lines, "ordli", order.id, order.items.length))
           : [];
         const methods = plan.added_methods.length
           ? await q.insertMethods(
-              plan.added_methods.map(({ action_id: _a, ...method }, i) => ({
-                ...method,
-                id: generateId("ordsm"),
-                order_id: order.id,
-                rank: order.shipping_methods.length + i,
+              addedRows(plan.added_methods, "ordsm", order.id, order.shipping_methods.length).map((m) => ({
+                ...m,
                 data: {},
-                metadata: null,
               })),
             )
           : [];
@@ -645,3 +632,17 @@ function requireAction(
 }
 
 export type OrderEditService = ReturnType<typeof createOrderEditService>;
+
+/**
+ * What a confirmed edit adds to the order (its new lines, its new shipping methods) as rows: each with
+ * a new id of `prefix`, on the order, ranked after its `existing` ones, without the plan's action id.
+ */
+function addedRows<R extends { action_id: string }>(rows: R[], prefix: string, orderId: string, existing: number) {
+  return rows.map(({ action_id: _a, ...row }, i) => ({
+    ...row,
+    id: generateId(prefix),
+    order_id: orderId,
+    rank: existing + i,
+    metadata: null,
+  }));
+}

@@ -511,6 +511,29 @@ const openTransfer = statement((v: Placeholders<{ order_id: string }>) =>
 );
 
 /** The order module's named statements, each run on the current handle (the transaction in progress, if any). */
+/**
+ * A page of order `orderId`'s live changes in `table` (its version changes or its return changes),
+ * oldest first, of the ids, types and statuses asked for, and their count.
+ */
+const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturnChange>(
+  table: T,
+  orderId: string,
+  filters: { id?: string[]; change_type?: string[]; status?: string[] },
+  page: Paging,
+) =>
+  listPage(
+    table,
+    and(
+      eq(table.order_id, orderId),
+      isNull(table.deleted_at),
+      filters.id ? inList(table.id, filters.id) : undefined,
+      filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
+      filters.status ? inList(table.status, filters.status) : undefined,
+    ),
+    [asc(table.created_at), asc(table.id)],
+    page,
+  );
+
 export const orderQueries = {
   /** The live order `id` with its lines and methods; undefined when there is none. */
   async byId(id: string): Promise<Order | undefined> {
@@ -695,37 +718,13 @@ export const orderQueries = {
     orderId: string,
     filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
     page: Paging,
-  ) =>
-    listPage(
-      orderVersionChange,
-      and(
-        eq(orderVersionChange.order_id, orderId),
-        isNull(orderVersionChange.deleted_at),
-        filters.id ? inList(orderVersionChange.id, filters.id) : undefined,
-        filters.change_type ? inList(orderVersionChange.change_type, filters.change_type) : undefined,
-        filters.status ? inList(orderVersionChange.status, filters.status) : undefined,
-      ),
-      [asc(orderVersionChange.created_at), asc(orderVersionChange.id)],
-      page,
-    ),
+  ) => changesOfOrder(orderVersionChange, orderId, filters, page),
   /** The first `limit` return changes of order `orderId` (oldest first) of the types and statuses asked for, and their count. */
   returnChangesOfOrder: (
     orderId: string,
     filters: { id?: string[]; change_type?: string[]; status?: string[] },
     limit: number,
-  ) =>
-    listPage(
-      orderReturnChange,
-      and(
-        eq(orderReturnChange.order_id, orderId),
-        isNull(orderReturnChange.deleted_at),
-        filters.id ? inList(orderReturnChange.id, filters.id) : undefined,
-        filters.change_type ? inList(orderReturnChange.change_type, filters.change_type) : undefined,
-        filters.status ? inList(orderReturnChange.status, filters.status) : undefined,
-      ),
-      [asc(orderReturnChange.created_at), asc(orderReturnChange.id)],
-      { limit, offset: 0 },
-    ),
+  ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }),
   insertVersion: (row: typeof orderVersion.$inferInsert) => insertVersion(row),
   deleteVersion: (orderId: string, version: number) => deleteVersion({ order_id: orderId, version }),
   versionOf: async (orderId: string, version: number) => (await versionOf({ order_id: orderId, version }))[0],

@@ -27,11 +27,13 @@ import {
   View,
   entityTable,
   parentId,
+  indexes,
   liveUniqueIndex,
   timestamptz,
   createdAt,
   storedAddress,
   type StoredAddress,
+  type ListFilters,
 } from "@kasse/db";
 
 /** Order `status`: the contract's set plus Medusa's `archived` and `draft`. */
@@ -119,15 +121,17 @@ export const order = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    index("order_display_id_idx").on(t.display_id),
-    index("order_status_idx").on(t.status),
-    index("order_payment_status_idx").on(t.payment_status),
-    index("order_fulfillment_status_idx").on(t.fulfillment_status),
-    index("order_customer_idx").on(t.customer_id),
-    index("order_email_idx").on(t.email),
-    index("order_region_idx").on(t.region_id),
-    index("order_sales_channel_idx").on(t.sales_channel_id),
-    index("order_cart_idx").on(t.cart_id),
+    ...indexes("order", {
+      display_id: t.display_id,
+      status: t.status,
+      payment_status: t.payment_status,
+      fulfillment_status: t.fulfillment_status,
+      customer: t.customer_id,
+      email: t.email,
+      region: t.region_id,
+      sales_channel: t.sales_channel_id,
+      cart: t.cart_id,
+    }),
     // The admin's list in its default order (`created_at`, then `id`) over the live rows: its first
     // page reads 15 index entries instead of sorting every order, and its count is an index-only scan.
     index("order_live_created_at_idx")
@@ -176,11 +180,7 @@ export const orderLineItem = entityTable(
     return_dismissed_quantity: integer("return_dismissed_quantity").notNull().default(0),
     metadata: metadata(),
   },
-  (t) => [
-    index("order_line_item_order_idx").on(t.order_id),
-    index("order_line_item_cart_line_idx").on(t.cart_line_item_id),
-    index("order_line_item_variant_idx").on(t.variant_id),
-  ],
+  (t) => [...indexes("order_line_item", { order: t.order_id, cart_line: t.cart_line_item_id, variant: t.variant_id })],
 );
 
 /**
@@ -735,9 +735,7 @@ export interface OrderActor {
 }
 
 /** Filters of `GET /admin/orders` (and the store's own-orders list). */
-export interface OrderFilters {
-  id?: string[];
-  q?: string;
+export interface OrderFilters extends ListFilters {
   status?: string[];
   payment_status?: string[];
   fulfillment_status?: string[];

@@ -2,12 +2,11 @@ import { generateId } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { paymentQueries as q } from "./queries";
 import type { RefundReasonCreate, RefundReasonRow, RefundReasonUpdate } from "./schema";
+import type { ListFilters } from "@kasse/db";
 
 /** Filters of `GET /admin/refund-reasons`. */
-export interface RefundReasonFilters {
-  id?: string[];
+export interface RefundReasonFilters extends ListFilters {
   code?: string[];
-  q?: string;
 }
 
 /**

@@ -6,6 +6,20 @@ type StepModules = { payment: PaymentService };
 
 const { step } = definitions<StepModules>();
 
+/** What an authorizing step answers: the payment, and whether its authorization took the money at once. */
+const authorized = (payment: { id: string; captured_at: Date | null }) => ({
+  payment_id: payment.id,
+  captured: payment.captured_at !== null,
+});
+
+/** An authorizing step's compensation: a payment taken with its authorization (automatic capture) is refunded, not voided. */
+async function releaseAuthorized(
+  { payment_id }: { payment_id: string },
+  ctx: { modules: StepModules; idempotencyKey: string },
+): Promise<void> {
+  await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
+}
+
 /** What a store request gives to start a payment session (`POST /store/payment-collections/{id}/payment-sessions`). */
 export interface PaymentSessionInput {
   collection_id: string;
@@ -63,12 +77,9 @@ export const authorizePaymentSessionStep = step("authorize-cart-payment", {
       idempotencyKey: ctx.idempotencyKey,
       timeoutMs: AUTHORIZE_TIMEOUT_MS,
     });
-    return { output: { payment_id: payment.id, captured: payment.captured_at !== null } };
+    return { output: authorized(payment) };
   },
-  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    // A payment taken with its authorization (automatic capture) is refunded, not voided.
-    await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
-  },
+  compensate: releaseAuthorized,
 });
 
 /**
@@ -86,12 +97,9 @@ export const reauthorizeCartPaymentStep = step("reauthorize-cart-payment", {
       idempotencyKey: ctx.idempotencyKey,
       timeoutMs: AUTHORIZE_TIMEOUT_MS,
     });
-    return { output: { payment_id: payment.id, captured: payment.captured_at !== null } };
+    return { output: authorized(payment) };
   },
-  compensate: async ({ payment_id }: { payment_id: string }, ctx) => {
-    // A payment taken with its authorization (automatic capture) is refunded, not voided.
-    await ctx.modules.payment.releasePayment(payment_id, { idempotencyKey: `${ctx.idempotencyKey}:cancel` });
-  },
+  compensate: releaseAuthorized,
 });
 
 /**

@@ -1,7 +1,19 @@
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Code, Count, CurrencyCode, DateTime, Id, LongText, MoneyView, Title, Strict } from "@kasse/core";
-import { money, OrNull, RowView, View, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
+import {
+  Amount,
+  Code,
+  Count,
+  CurrencyCode,
+  DateTime,
+  Id,
+  LongText,
+  MoneyView,
+  Title,
+  Strict,
+  Batch,
+} from "@kasse/core";
+import { money, OrNull, RowView, View, entityTable, liveUniqueIndex, timestamptz, type ListFilters } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -129,11 +141,7 @@ export const PriceListUpdate = Type.Partial(PriceListCreate, { additionalPropert
 export type PriceListUpdate = Static<typeof PriceListUpdate>;
 
 /** Body of `POST /admin/price-lists/{id}/prices/batch`. */
-export const PriceListPricesBatch = Strict({
-  create: Type.Optional(Type.Array(PriceListPriceCreate, { maxItems: 10000 })),
-  update: Type.Optional(Type.Array(PriceListPriceUpdate, { maxItems: 10000 })),
-  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 10000 })),
-});
+export const PriceListPricesBatch = Batch(PriceListPriceCreate, PriceListPriceUpdate, 10000);
 export type PriceListPricesBatch = Static<typeof PriceListPricesBatch>;
 
 /** Body of `POST /admin/price-preferences`. */
@@ -149,9 +157,7 @@ export const PricePreferenceUpdate = Type.Partial(PricePreferenceCreate, { addit
 export type PricePreferenceUpdate = Static<typeof PricePreferenceUpdate>;
 
 /** Filters of `GET /admin/price-lists`. */
-export interface PriceListFilters {
-  id?: string[];
-  q?: string;
+export interface PriceListFilters extends ListFilters {
   status?: Array<"active" | "draft">;
   type?: Array<"sale" | "override">;
 }

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import * as q from "./queries";
 import type {
@@ -34,11 +34,9 @@ async function generatedHandle(
 }
 
 /** Filters of collection lists. */
-export interface CollectionFilters {
-  id?: string[];
+export interface CollectionFilters extends ListFilters {
   handle?: string[];
   title?: string[];
-  q?: string;
 }
 
 /** Product collections: CRUD; a collection is found by id or handle. */
@@ -278,10 +276,8 @@ export function createCategoryService() {
 }
 
 /** Filters of tag and type lists. */
-export interface ValueFilters {
-  id?: string[];
+export interface ValueFilters extends ListFilters {
   value?: string[];
-  q?: string;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   textSearch,
   type ListPaging,
   type Placeholders,
+  type ListFilters,
 } from "@kasse/db";
 import {
   product,
@@ -829,11 +830,9 @@ export const categoryHandlesLike = statement((v: Placeholders<{ base: string; pa
 );
 
 /** Filters of category lists. */
-export interface CategoryFilters {
-  id?: string[];
+export interface CategoryFilters extends ListFilters {
   handle?: string[];
   name?: string[];
-  q?: string;
   /** `null` matches top-level categories. */
   parent_category_id?: Array<string | null>;
   is_active?: boolean;

@@ -49,26 +49,30 @@ export async function loadVariantOptions(variantIds: string[]): Promise<Map<stri
   });
 }
 
+/** A product's `rows` (its variants, its options), each with its `children` (by the row's id) as `key`, grouped by product. */
+function byProductWith<R extends { id: string; product_id: string }, K extends string, C>(
+  rows: R[],
+  key: K,
+  children: Map<string, C[]>,
+): Map<string, Array<R & Record<K, C[]>>> {
+  return groupBy(
+    rows.map((row) => ({ ...row, [key]: children.get(row.id) ?? [] }) as R & Record<K, C[]>),
+    (row) => row.product_id,
+  );
+}
+
 /** Live variants of `productIds` with their option values: two queries. */
 async function loadVariants(productIds: string[]): Promise<Map<string, ProductVariant[]>> {
   if (productIds.length === 0) return new Map();
   const variants = await q.variantsOf(productIds);
-  const options = await loadVariantOptions(variants.map((v) => v.id));
-  return groupBy(
-    variants.map((v) => ({ ...v, options: options.get(v.id) ?? [] })),
-    (v) => v.product_id,
-  );
+  return byProductWith(variants, "options", await loadVariantOptions(variants.map((v) => v.id)));
 }
 
 /** Live options of `productIds` with their values: two queries. */
 export async function loadOptions(productIds: string[]): Promise<Map<string, ProductOption[]>> {
   if (productIds.length === 0) return new Map();
   const options = await q.optionsOf({ ids: productIds });
-  const values = await optionValues(options.map((o) => o.id));
-  return groupBy(
-    options.map((o) => ({ ...o, values: values.get(o.id) ?? [] })),
-    (o) => o.product_id,
-  );
+  return byProductWith(options, "values", await optionValues(options.map((o) => o.id)));
 }
 
 /** The live values of `optionIds`, grouped by option: one query (none without options). */

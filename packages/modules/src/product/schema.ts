@@ -16,6 +16,7 @@ import {
   FileUrl,
   FileUrlView,
   Strict,
+  LinkChanges,
 } from "@kasse/core";
 import {
   fileUrl,
@@ -25,8 +26,10 @@ import {
   View,
   entityTable,
   parentId,
+  indexes,
   liveUniqueIndex,
   type RowSnapshot,
+  type ListFilters,
 } from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
@@ -77,11 +80,13 @@ export const product = entityTable(
   (t) => [
     // A handle is unique among live products only, so a deleted product's handle can be reused.
     liveUniqueIndex("product_handle_uq").on(t.handle),
-    index("product_status_idx").on(t.status),
-    index("product_collection_idx").on(t.collection_id),
-    index("product_type_idx").on(t.type_id),
-    index("product_is_giftcard_idx").on(t.is_giftcard),
-    index("product_created_at_idx").on(t.created_at),
+    ...indexes("product", {
+      status: t.status,
+      collection: t.collection_id,
+      type: t.type_id,
+      is_giftcard: t.is_giftcard,
+      created_at: t.created_at,
+    }),
     index("product_search_trgm_idx").using("gin", sql`${productSearchText()} gin_trgm_ops`),
   ],
 );
@@ -175,10 +180,7 @@ export const productVariantImage = pgTable(
 );
 
 /** Body of `POST /admin/products/{id}/variants/{variant_id}/images/batch`: image ids of the product to show the variant with, or not. */
-export const VariantImagesBatch = Strict({
-  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-});
+export const VariantImagesBatch = LinkChanges(100);
 export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
 
 export const productCollection = entityTable(
@@ -190,8 +192,7 @@ export const productCollection = entityTable(
   },
   (t) => [
     liveUniqueIndex("product_collection_handle_uq").on(t.handle),
-    index("product_collection_title_idx").on(t.title),
-    index("product_collection_created_at_idx").on(t.created_at),
+    ...indexes("product_collection", { title: t.title, created_at: t.created_at }),
   ],
 );
 
@@ -214,8 +215,7 @@ export const productCategory = entityTable(
   },
   (t) => [
     liveUniqueIndex("product_category_handle_uq").on(t.handle),
-    index("product_category_parent_idx").on(t.parent_category_id),
-    index("product_category_name_idx").on(t.name),
+    ...indexes("product_category", { parent: t.parent_category_id, name: t.name }),
     index("product_category_mpath_idx").on(t.mpath.op("text_pattern_ops")),
   ],
 );
@@ -485,10 +485,8 @@ export const TagUpdate = Type.Partial(TagCreate, { additionalProperties: false }
 export type TagUpdate = Static<typeof TagUpdate>;
 
 /** Filters of product lists (Admin and Store). */
-export interface ProductFilters {
-  id?: string[];
+export interface ProductFilters extends ListFilters {
   handle?: string[];
-  q?: string;
   status?: ProductStatus[];
   collection_id?: string[];
   category_id?: string[];

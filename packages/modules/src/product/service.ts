@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, groupBy, transaction, type ListPaging } from "@kasse/db";
+import { isUniqueViolation, groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { nextFreeHandle, toHandle } from "./handle";
 import * as q from "./queries";
@@ -71,11 +71,9 @@ export interface ProductReadOptions {
 }
 
 /** Filters of variant lists. */
-export interface VariantFilters {
-  id?: string[];
+export interface VariantFilters extends ListFilters {
   product_id?: string[];
   sku?: string[];
-  q?: string;
 }
 
 /**

@@ -12,8 +12,22 @@ import {
   OptionalMetadata,
   Title,
   Strict,
+  LinkChanges,
+  Batch,
 } from "@kasse/core";
-import { metadata, money, OrNull, RowView, View, entityTable, parentId, liveUniqueIndex, timestamptz } from "@kasse/db";
+import {
+  metadata,
+  money,
+  OrNull,
+  RowView,
+  View,
+  entityTable,
+  parentId,
+  indexes,
+  liveUniqueIndex,
+  timestamptz,
+  type ListFilters,
+} from "@kasse/db";
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
 export const campaign = entityTable(
@@ -64,9 +78,7 @@ export const promotion = entityTable(
     uniqueIndex("promotion_code_uq")
       .on(sql`lower(${t.code})`)
       .where(sql`deleted_at is null and code is not null`),
-    index("promotion_campaign_idx").on(t.campaign_id),
-    index("promotion_automatic_idx").on(t.is_automatic),
-    index("promotion_created_at_idx").on(t.created_at),
+    ...indexes("promotion", { campaign: t.campaign_id, automatic: t.is_automatic, created_at: t.created_at }),
   ],
 );
 
@@ -181,11 +193,7 @@ export const RuleUpdate = Strict({
 export type RuleUpdate = Static<typeof RuleUpdate>;
 
 /** Body of `POST /admin/promotions/{id}/{rules,target-rules,buy-rules}/batch`. */
-export const RuleBatch = Strict({
-  create: Type.Optional(Type.Array(RuleCreate, { maxItems: 1000 })),
-  update: Type.Optional(Type.Array(RuleUpdate, { maxItems: 1000 })),
-  delete: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-});
+export const RuleBatch = Batch(RuleCreate, RuleUpdate, 1000);
 export type RuleBatch = Static<typeof RuleBatch>;
 
 const applicationMethodCore = {
@@ -273,16 +281,11 @@ export const CampaignUpdate = Type.Partial(CampaignCreate, { additionalPropertie
 export type CampaignUpdate = Static<typeof CampaignUpdate>;
 
 /** Body of `POST /admin/campaigns/{id}/promotions`. */
-export const CampaignPromotions = Strict({
-  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-});
+export const CampaignPromotions = LinkChanges(1000);
 export type CampaignPromotions = Static<typeof CampaignPromotions>;
 
 /** Filters of `GET /admin/promotions`. */
-export interface PromotionFilters {
-  id?: string[];
-  q?: string;
+export interface PromotionFilters extends ListFilters {
   code?: string[];
   campaign_id?: string[];
   is_automatic?: boolean;
@@ -290,9 +293,7 @@ export interface PromotionFilters {
 }
 
 /** Filters of `GET /admin/campaigns`. */
-export interface CampaignFilters {
-  id?: string[];
-  q?: string;
+export interface CampaignFilters extends ListFilters {
   campaign_identifier?: string[];
 }
 

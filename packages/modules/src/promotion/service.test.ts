@@ -26,6 +26,9 @@ const percent = (value = 10) => ({
 });
 const usageCampaign = (limit: number) =>
   service.createCampaign({ name: "Usage", campaign_identifier: uid("usage"), budget: { type: "usage", limit } });
+/** A 10 % standard promotion coded `prefix…`, in the campaign `campaign_id` when one is given. */
+const percentPromotion = (prefix: string, campaign_id?: string) =>
+  service.create({ code: uid(prefix), type: "standard", campaign_id, application_method: percent() });
 const usedOf = async (campaignId: string) =>
   (await database.db.select().from(campaignBudget).where(eq(campaignBudget.campaign_id, campaignId)))[0]!.used;
 
@@ -235,13 +238,8 @@ describe("until when a cart's promotions hold", () => {
 
   it("budgetsShort names the usages a budget cannot take any more, without taking anything", async () => {
     const camp = await usageCampaign(1);
-    const p = await service.create({
-      code: uid("Short"),
-      type: "standard",
-      campaign_id: camp.id,
-      application_method: percent(),
-    });
-    const plain = await service.create({ code: uid("Plain"), type: "standard", application_method: percent() });
+    const p = await percentPromotion("Short", camp.id);
+    const plain = await percentPromotion("Plain");
     const usages = [
       { promotion_id: p.id, amount: 100 },
       { promotion_id: plain.id, amount: 100 },
@@ -299,25 +297,10 @@ describe("campaign budgets", () => {
       campaign_identifier: uid("spend"),
       budget: { type: "spend", limit: 500, currency_code: "eur" },
     });
-    const a = await service.create({
-      code: uid("A"),
-      type: "standard",
-      campaign_id: usage.id,
-      application_method: percent(),
-    });
-    const b = await service.create({
-      code: uid("B"),
-      type: "standard",
-      campaign_id: usage.id,
-      application_method: percent(),
-    });
-    const c = await service.create({
-      code: uid("C"),
-      type: "standard",
-      campaign_id: spend.id,
-      application_method: percent(),
-    });
-    const plain = await service.create({ code: uid("D"), type: "standard", application_method: percent() });
+    const a = await percentPromotion("A", usage.id);
+    const b = await percentPromotion("B", usage.id);
+    const c = await percentPromotion("C", spend.id);
+    const plain = await percentPromotion("D");
 
     const taken = await service.registerUsage([
       { promotion_id: a.id, amount: 100 },
@@ -371,12 +354,7 @@ describe("register-promotion-usage step", () => {
 
   it("consumes the budget, and a later step's failure gives it back", async () => {
     const camp = await usageCampaign(3);
-    const p = await service.create({
-      code: uid("Step"),
-      type: "standard",
-      campaign_id: camp.id,
-      application_method: percent(),
-    });
+    const p = await percentPromotion("Step", camp.id);
     const usages = [{ promotion_id: p.id, amount: 100 }];
     await expect(engine().execute(checkout, { usages, fail: false })).resolves.toEqual([
       { campaign_id: camp.id, amount: 1 },
@@ -391,12 +369,7 @@ describe("register-promotion-usage step", () => {
 
   it("30 concurrent checkouts against a usage limit of 10: exactly 10 complete, the rest fail cleanly", async () => {
     const camp = await usageCampaign(10);
-    const p = await service.create({
-      code: uid("Rush"),
-      type: "standard",
-      campaign_id: camp.id,
-      application_method: percent(),
-    });
+    const p = await percentPromotion("Rush", camp.id);
     const e = engine();
     const outcomes = await Promise.allSettled(
       Array.from({ length: 30 }, () =>

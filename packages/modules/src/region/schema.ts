@@ -1,7 +1,7 @@
 import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, RowView, View, entityTable } from "@kasse/db";
+import { metadata, RowView, View, entityTable, indexes, type ListFilters } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(
@@ -12,11 +12,7 @@ export const region = entityTable(
     automatic_taxes: boolean("automatic_taxes").notNull().default(true),
     metadata: metadata(),
   },
-  (t) => [
-    index("region_name_idx").on(t.name),
-    index("region_currency_code_idx").on(t.currency_code),
-    index("region_created_at_idx").on(t.created_at),
-  ],
+  (t) => [...indexes("region", { name: t.name, currency_code: t.currency_code, created_at: t.created_at })],
 );
 
 /**
@@ -68,9 +64,7 @@ export const RegionUpdate = Type.Partial(RegionCreate, { additionalProperties: f
 export type RegionUpdate = Static<typeof RegionUpdate>;
 
 /** Filters of `GET /admin/regions` and `GET /store/regions`. */
-export interface RegionFilters {
-  id?: string[];
-  q?: string;
+export interface RegionFilters extends ListFilters {
   name?: string[];
   currency_code?: string[];
 }

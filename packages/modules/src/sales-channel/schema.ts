@@ -1,7 +1,7 @@
-import { boolean, index, text } from "drizzle-orm/pg-core";
+import { boolean, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { LongText, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
+import { metadata, RowView, entityTable, liveUniqueIndex, indexes, type ListFilters } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = entityTable(
@@ -14,8 +14,7 @@ export const salesChannel = entityTable(
     metadata: metadata(),
   },
   (t) => [
-    index("sales_channel_name_idx").on(t.name),
-    index("sales_channel_created_at_idx").on(t.created_at),
+    ...indexes("sales_channel", { name: t.name, created_at: t.created_at }),
     // At most one live default channel.
     liveUniqueIndex("sales_channel_default_uq", "is_default").on(t.is_default),
   ],
@@ -37,9 +36,7 @@ export const SalesChannelUpdate = Type.Partial(SalesChannelCreate, { additionalP
 export type SalesChannelUpdate = Static<typeof SalesChannelUpdate>;
 
 /** Filters of `GET /admin/sales-channels`. */
-export interface SalesChannelFilters {
-  id?: string[];
-  q?: string;
+export interface SalesChannelFilters extends ListFilters {
   name?: string[];
   is_disabled?: boolean;
 }

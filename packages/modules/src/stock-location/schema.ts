@@ -1,7 +1,8 @@
 import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
+import { CountryCode, OptionalMetadata, Title, Strict, LinkChanges } from "@kasse/core";
 import {
+  indexes,
   metadata,
   timestamps,
   MetadataView,
@@ -12,6 +13,7 @@ import {
   entityTable,
   parentId,
   createdAt,
+  type ListFilters,
 } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
@@ -25,8 +27,7 @@ export const stockLocation = entityTable(
   (t) => [
     index("stock_location_name_idx").on(t.name),
     index("stock_location_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
-    index("stock_location_created_at_idx").on(t.created_at),
-    index("stock_location_address_id_idx").on(t.address_id),
+    ...indexes("stock_location", { created_at: t.created_at, address_id: t.address_id }),
   ],
 );
 
@@ -115,23 +116,15 @@ export const StockLocationUpdate = Strict({
 export type StockLocationUpdate = Static<typeof StockLocationUpdate>;
 
 /** Body of `POST /admin/stock-locations/{id}/sales-channels`. */
-export const StockLocationSalesChannels = Strict({
-  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 1000 })),
-});
+export const StockLocationSalesChannels = LinkChanges(1000);
 export type StockLocationSalesChannels = Static<typeof StockLocationSalesChannels>;
 
 /** Body of `POST /admin/stock-locations/{id}/fulfillment-providers`: provider ids the location uses from now on, or no longer. */
-export const StockLocationFulfillmentProviders = Strict({
-  add: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-  remove: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-});
+export const StockLocationFulfillmentProviders = LinkChanges(100);
 export type StockLocationFulfillmentProviders = Static<typeof StockLocationFulfillmentProviders>;
 
 /** Filters of `GET /admin/stock-locations`. */
-export interface StockLocationFilters {
-  id?: string[];
-  q?: string;
+export interface StockLocationFilters extends ListFilters {
   name?: string[];
   sales_channel_id?: string[];
 }

@@ -1,7 +1,7 @@
 import { boolean, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { CurrencyCode, DateTime, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, RowView, entityTable, liveUniqueIndex } from "@kasse/db";
+import { metadata, RowView, entityTable, liveUniqueIndex, type ListFilters } from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
 export const store = entityTable(
@@ -77,10 +77,8 @@ export const StoreUpdate = Strict({
 export type StoreUpdate = Static<typeof StoreUpdate>;
 
 /** Filters of `GET /admin/stores`. */
-export interface StoreFilters {
-  id?: string[];
+export interface StoreFilters extends ListFilters {
   name?: string[];
-  q?: string;
 }
 
 // ---- Responses ------------------------------------------------------------------------------

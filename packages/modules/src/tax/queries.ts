@@ -9,6 +9,7 @@ import {
   statement,
   textSearch,
   type Placeholders,
+  type ListFilters,
 } from "@kasse/db";
 import { taxRate, taxRateRule, taxRegion, type TaxRateRow, type TaxRegionFilters } from "./schema";
 
@@ -116,12 +117,10 @@ function regionConditions(filters: TaxRegionFilters): SQL[] {
 }
 
 /** What a tax rate list filters on. */
-export interface TaxRateFilters {
-  id?: string[];
+export interface TaxRateFilters extends ListFilters {
   tax_region_id?: string[];
   code?: string[];
   is_default?: boolean;
-  q?: string;
 }
 
 /** The filters of a tax rate list as conditions. */

@@ -1,7 +1,7 @@
 import { boolean, doublePrecision, index, text } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { Code, CountryCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, OrNull, RowView, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
+import { metadata, OrNull, RowView, entityTable, parentId, liveUniqueIndex, type ListFilters } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(
@@ -90,26 +90,12 @@ export const TaxRateCreate = Strict({
 });
 export type TaxRateCreate = Static<typeof TaxRateCreate>;
 
-/** Body of `POST /admin/tax-rates/{id}`: `rules`, when given, replaces the rate's rules. */
-export const TaxRateUpdate = Strict({
-  rate: Type.Optional(Rate()),
-  code: Type.Optional(Code({ minLength: 1 })),
-  name: Type.Optional(Title({ minLength: 1 })),
-  rules: Type.Optional(Type.Array(TaxRateRuleInput, { maxItems: 1000 })),
-  is_default: Type.Optional(Type.Boolean()),
-  is_combinable: Type.Optional(Type.Boolean()),
-  metadata: OptionalMetadata(),
-});
+/** Body of `POST /admin/tax-rates/{id}`: the create fields but the region, all optional; `rules`, when given, replaces the rate's rules. */
+export const TaxRateUpdate = Type.Partial(Type.Omit(TaxRateCreate, ["tax_region_id"]), { additionalProperties: false });
 export type TaxRateUpdate = Static<typeof TaxRateUpdate>;
 
 /** The default rate given with a tax region. */
-export const TaxRateInput = Strict({
-  rate: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
-  code: Code({ minLength: 1 }),
-  name: Title({ minLength: 1 }),
-  is_combinable: Type.Optional(Type.Boolean()),
-  metadata: OptionalMetadata(),
-});
+export const TaxRateInput = Type.Pick(TaxRateCreate, ["rate", "code", "name", "is_combinable", "metadata"]);
 
 /** Body of `POST /admin/tax-regions`. */
 export const TaxRegionCreate = Strict({
@@ -124,12 +110,10 @@ export const TaxRegionCreate = Strict({
 export type TaxRegionCreate = Static<typeof TaxRegionCreate>;
 
 /** Filters of `GET /admin/tax-regions`. */
-export interface TaxRegionFilters {
-  id?: string[];
+export interface TaxRegionFilters extends ListFilters {
   country_code?: string[];
   province_code?: string[];
   parent_id?: string[];
-  q?: string;
 }
 
 // ---- Responses ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { Type, type Static } from "@sinclair/typebox";
 import { Email, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, timestamptz, type ListFilters } from "@kasse/db";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
@@ -44,6 +44,14 @@ export const UserUpdate = Strict({
 });
 export type UserUpdate = Static<typeof UserUpdate>;
 
+/** What a user's and an invite's views end with: their metadata and times. */
+const recordFields = {
+  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  created_at: Type.Optional(Timestamp()),
+  updated_at: Type.Optional(Timestamp()),
+  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+};
+
 /** A user as the API answers it: the listed fields only. */
 export const UserView = Type.Object({
   id: Type.String(),
@@ -51,17 +59,12 @@ export const UserView = Type.Object({
   first_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   last_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   avatar_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-  created_at: Type.Optional(Timestamp()),
-  updated_at: Type.Optional(Timestamp()),
-  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  ...recordFields,
 });
 
 /** Filters of `GET /admin/users`. */
-export interface UserFilters {
-  id?: string[];
+export interface UserFilters extends ListFilters {
   email?: string[];
-  q?: string;
 }
 
 /**
@@ -108,15 +111,10 @@ export const InviteView = Type.Object({
   accepted: Type.Optional(Type.Boolean()),
   token: Type.Optional(Type.String()),
   expires_at: Type.Optional(Timestamp()),
-  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-  created_at: Type.Optional(Timestamp()),
-  updated_at: Type.Optional(Timestamp()),
-  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  ...recordFields,
 });
 
 /** Filters of `GET /admin/invites`. */
-export interface InviteFilters {
-  id?: string[];
+export interface InviteFilters extends ListFilters {
   email?: string[];
-  q?: string;
 }

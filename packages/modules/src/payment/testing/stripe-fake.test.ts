@@ -26,15 +26,22 @@ async function failure(call: Promise<unknown>): Promise<InstanceType<typeof Stri
 
 const manual = (amount = 2000, extra: Partial<Stripe.PaymentIntentCreateParams> = {}) =>
   stripe.paymentIntents.create({ amount, currency: "usd", capture_method: "manual", ...extra });
+/** An intent confirmed at once with the test card (`capture_method` as given, Stripe's default when not). */
+const paidByCard = (amount: number, capture_method?: Stripe.PaymentIntentCreateParams.CaptureMethod) =>
+  stripe.paymentIntents.create({
+    amount,
+    currency: "usd",
+    capture_method,
+    payment_method: "pm_card_visa",
+    confirm: true,
+  });
 
 const typesOf = (intentId: string) => fake.eventsOf(intentId).map((e) => e.type);
 
 describe("PaymentIntents", () => {
   it("creates one as Stripe does: its amount, currency, capture method, metadata and a client secret", async () => {
-    const intent = await stripe.paymentIntents.create({
-      amount: 1999,
+    const intent = await manual(1999, {
       currency: "EUR",
-      capture_method: "manual",
       metadata: { session_id: "payses_1" },
       automatic_payment_methods: { enabled: true },
     });
@@ -57,12 +64,7 @@ describe("PaymentIntents", () => {
   });
 
   it("captures at once when no capture method is sent (Stripe's default)", async () => {
-    const intent = await stripe.paymentIntents.create({
-      amount: 500,
-      currency: "usd",
-      payment_method: "pm_card_visa",
-      confirm: true,
-    });
+    const intent = await paidByCard(500);
     expect(intent).toMatchObject({ capture_method: "automatic_async", status: "succeeded", amount_received: 500 });
     expect(typesOf(intent.id)).toEqual(["payment_intent.created", "charge.succeeded", "payment_intent.succeeded"]);
   });
@@ -189,13 +191,7 @@ describe("PaymentIntents", () => {
     expect(twice).toMatchObject({ code: "payment_intent_unexpected_state" });
     expect(twice.payment_intent?.status).toBe("canceled");
 
-    const charged = await stripe.paymentIntents.create({
-      amount: 300,
-      currency: "usd",
-      capture_method: "automatic",
-      payment_method: "pm_card_visa",
-      confirm: true,
-    });
+    const charged = await paidByCard(300, "automatic");
     expect((await failure(stripe.paymentIntents.cancel(charged.id))).code).toBe("payment_intent_unexpected_state");
   });
 
@@ -239,13 +235,7 @@ describe("PaymentIntents", () => {
 
 describe("refunds", () => {
   it("refunds a captured payment in parts, never above what was captured", async () => {
-    const intent = await stripe.paymentIntents.create({
-      amount: 1000,
-      currency: "usd",
-      capture_method: "manual",
-      payment_method: "pm_card_visa",
-      confirm: true,
-    });
+    const intent = await paidByCard(1000, "manual");
     await stripe.paymentIntents.capture(intent.id, { amount_to_capture: 900 });
     const first = await stripe.refunds.create({
       payment_intent: intent.id,
