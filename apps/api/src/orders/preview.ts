@@ -148,13 +148,34 @@ export async function orderPreview(modules: Modules, order: string | Order, fiel
     const owner = await modules.claimExchange.ofChange(edit.id);
     const request = await modules.returnChange.pendingForOrder(current.id);
     const inbound = applyChange(admin!, request);
+    // Each action names its exchange or claim, and the inbound ones (returned units, the inbound
+    // method) its return, as Medusa's do: the dashboard's forms tell inbound from outbound by them.
+    const stamp = <A extends { action: string; details: { return_id?: string | null } }>(action: A) => ({
+      ...action,
+      [`${edit.change_type}_id`]: owner.id,
+      ...(action.action === "RETURN_ITEM" || action.details.return_id ? { return_id: owner.return_id } : {}),
+    });
     const order_change = {
       ...edit,
       return_id: owner.return_id,
       [`${edit.change_type}_id`]: owner.id,
-      actions: [...(request?.actions ?? []), ...edit.actions],
+      actions: [...(request?.actions ?? []), ...edit.actions].map(stamp),
     };
-    return project({ ...inbound, order_change }, selection);
+    // The change's own actions on the lines and methods they add or alter (the order's view leaves them off).
+    const planned = new Map([...plan.items, ...plan.shipping_methods].map((x) => [x.id, x.actions]));
+    const withActions = <X extends { id: string; actions?: Parameters<typeof stamp>[0][] }>(x: X) => {
+      const all = [...(x.actions ?? []), ...(planned.get(x.id) ?? [])];
+      return { ...x, actions: [...new Map(all.map((a) => [a.id, stamp(a)])).values()] };
+    };
+    return project(
+      {
+        ...inbound,
+        items: inbound.items.map(withActions),
+        shipping_methods: inbound.shipping_methods.map(withActions),
+        order_change,
+      },
+      selection,
+    );
   }
   const [view, change] = await Promise.all([
     orderView(modules, current),
