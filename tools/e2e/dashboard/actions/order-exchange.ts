@@ -130,7 +130,7 @@ export async function confirmChangeForm(page: Page, orderId: string, button: str
  * Another variant of the seeded product (not the one the orders are placed with), stocked at the
  * seeded location through Kasse's API: what an exchange sends out instead.
  */
-export async function otherVariant({ api, seeded }: Pick<ActionContext, "api" | "seeded">) {
+async function otherVariant({ api, seeded }: Pick<ActionContext, "api" | "seeded">) {
   const { variants } = await api<{ variants: Variant[] }>("GET", `/admin/products/${seeded.productId}/variants`);
   const other = variants.find((v) => v.id !== seeded.variantId && v.sku && v.inventory_items.length > 0);
   assert.ok(other, "the seeded product has a second variant with a SKU and stock");
