@@ -204,25 +204,29 @@ export async function addChangeShipping(
   returnId?: string,
 ): Promise<OrderVersionChange> {
   const { order } = await editAndOrder(m, changes, id);
-  const details = await pricedShipping(m, order, input);
+  const details = await pricedShipping(m, order, input, returnId !== undefined);
   return changes.addShipping(id, { ...details, ...(returnId ? { return_id: returnId } : {}) }, input.internal_note);
 }
 
-/** A live shipping option as a method of `order`, at its price there or `custom_amount`, taxed; 400 otherwise. */
+/**
+ * A live shipping option as a method of `order`, at its price there or `custom_amount`, taxed; 400
+ * otherwise. An `inbound` method (an exchange's or claim's way back) is priced as a return option
+ * is (Medusa's `is_return` rule, not offered at checkout), any other as the checkout offers it.
+ */
 export async function pricedShipping(
   m: Modules,
   order: PricingTarget,
   input: Pick<OrderEditShippingAdd, "shipping_option_id" | "custom_amount">,
+  inbound = false,
 ): Promise<AddedShippingDetails> {
   const { items } = await m.fulfillment.listOptions({ id: [input.shipping_option_id] }, { limit: 1, offset: 0 });
   const option = items[0];
   if (!option) throw errors.invalidData(`Shipping option with id: ${input.shipping_option_id} was not found`);
+  const context = { region_id: order.region_id, currency_code: order.currency_code };
   const priced = (
-    await m.fulfillment.optionsForContext({
-      region_id: order.region_id,
-      currency_code: order.currency_code,
-      address: order.shipping_address,
-    })
+    inbound
+      ? await m.fulfillment.returnOptionsFor(context)
+      : await m.fulfillment.optionsForContext({ ...context, address: order.shipping_address })
   ).find((o) => o.id === option.id);
   const amount = input.custom_amount ?? priced?.amount;
   if (amount === undefined)

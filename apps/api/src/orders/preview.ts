@@ -49,6 +49,8 @@ export const OrderPreviewView = Extend(AdminOrderView, {
 });
 
 type AdminOrder = Awaited<ReturnType<typeof adminOrderViews>>[number];
+/** What an exchange's or claim's preview stamps on each of its actions (see `orderPreview`). */
+type StampedAction = { id: string; action: string; details: object };
 
 /** Applies a pending return change to an admin order view. */
 function applyChange(order: AdminOrder, change: ReturnChange | null) {
@@ -148,13 +150,43 @@ export async function orderPreview(modules: Modules, order: string | Order, fiel
     const owner = await modules.claimExchange.ofChange(edit.id);
     const request = await modules.returnChange.pendingForOrder(current.id);
     const inbound = applyChange(admin!, request);
+    // Each action names its exchange or claim, and the inbound ones (returned units, the inbound
+    // method) its return, as Medusa's do: the dashboard's forms tell inbound from outbound by them.
+    const stamp = <A extends StampedAction>(action: A) => {
+      const returning =
+        action.action === "RETURN_ITEM" || !!(action.details as { return_id?: string | null }).return_id;
+      return {
+        ...action,
+        [`${edit.change_type}_id`]: owner.id,
+        ...(returning ? { return_id: owner.return_id } : {}),
+      };
+    };
     const order_change = {
       ...edit,
       return_id: owner.return_id,
       [`${edit.change_type}_id`]: owner.id,
-      actions: [...(request?.actions ?? []), ...edit.actions],
+      actions: [...(request?.actions ?? []), ...edit.actions].map((a: StampedAction) => stamp(a)),
     };
-    return project({ ...inbound, order_change }, selection);
+    // The change's own actions on the lines and methods they add or alter (the order's view leaves them off).
+    const planned = new Map<string, StampedAction[]>(
+      [...plan.items, ...plan.shipping_methods].map((x) => [x.id, x.actions]),
+    );
+    const withActions = <X extends { id: string; actions?: StampedAction[] }>(x: X) => {
+      const all = [...(x.actions ?? []), ...(planned.get(x.id) ?? [])];
+      return { ...x, actions: [...new Map(all.map((a) => [a.id, stamp(a)])).values()] };
+    };
+    // One array type each (the view's union of two array types has no callable `map`).
+    const items = inbound.items as Array<(typeof inbound.items)[number]>;
+    const methods = inbound.shipping_methods as Array<(typeof inbound.shipping_methods)[number]>;
+    return project(
+      {
+        ...inbound,
+        items: items.map(withActions),
+        shipping_methods: methods.map(withActions),
+        order_change,
+      },
+      selection,
+    );
   }
   const [view, change] = await Promise.all([
     orderView(modules, current),

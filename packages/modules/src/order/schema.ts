@@ -1096,13 +1096,17 @@ export type OrderEditShippingUpdate = Static<typeof OrderEditShippingUpdate>;
 
 /**
  * An action of an order change as Medusa answers it: an edit's (with the change's `version` and
- * the money it moves) or a return change's (`return_id`, the reason).
+ * the money it moves) or a return change's (`return_id`, the reason); in an exchange's or a
+ * claim's preview, each of its actions names it (`exchange_id`, `claim_id`: the dashboard's forms
+ * find their lines and methods by it).
  */
 export const OrderChangeActionView = View({
   id: Type.String(),
   order_change_id: Type.String(),
   order_id: Type.String(),
   return_id: Type.Optional(Type.String()),
+  exchange_id: Type.Optional(Type.String()),
+  claim_id: Type.Optional(Type.String()),
   version: Type.Optional(Type.Integer()),
   action: Type.String(),
   reference: Type.String(),

@@ -10,6 +10,8 @@ import { createAndReceiveReturn } from "./order-return";
 import { editOrder } from "./order-edit";
 import { returnShippingRefund } from "./order-return-refund";
 import { markEditDifferencePaid } from "./order-mark-paid";
+import { createExchange } from "./order-exchange";
+import { createClaim } from "./order-claim";
 import { createRefundReason } from "./refund-reason-create";
 import { editTypelessShippingOption } from "./shipping-option-edit";
 import { shippingSetup } from "./shipping-setup";
@@ -25,6 +27,8 @@ export const dashboardActions: DashboardAction[] = [
   editOrder,
   returnShippingRefund,
   markEditDifferencePaid,
+  createExchange,
+  createClaim,
   editStock,
   uploadProductImage,
   createPriceList,

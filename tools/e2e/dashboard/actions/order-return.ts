@@ -28,8 +28,16 @@ interface Level {
 
 const orderPath = (id: string) => `/admin/orders/${id}`;
 
-/** Picks `label` in the dashboard's combobox that follows the field label `field` (a string: the whole label). */
-export async function choose(page: Page, field: string | RegExp, label: string): Promise<void> {
+/**
+ * Picks an option in the dashboard's combobox that follows the field label `field` (a string: the
+ * whole label): types `label` and clicks the option named `option` (by default `label` itself).
+ */
+export async function choose(
+  page: Page,
+  field: string | RegExp,
+  label: string,
+  option: string | RegExp = label,
+): Promise<void> {
   const box = page
     .locator("label", { hasText: typeof field === "string" ? new RegExp(`^${field}$`) : field })
     .locator("xpath=ancestor::div[contains(@class,'grid')][1]")
@@ -37,7 +45,10 @@ export async function choose(page: Page, field: string | RegExp, label: string):
     .first();
   await box.click();
   await box.fill(label);
-  await page.getByRole("option", { name: label, exact: true }).first().click();
+  await page
+    .getByRole("option", { name: option, exact: typeof option === "string" })
+    .first()
+    .click();
   await settle(page);
 }
 
@@ -102,14 +113,21 @@ export async function confirmReturnForm(page: Page, orderId: string) {
 }
 
 /**
- * The order page after the return form closed: the form may begin another return request as it
- * closes (its effect sees the refreshed preview, no change pending, before it unmounts: the
- * dashboard's own race, as on Medusa). A merchant cancels it from the order page; nothing of it stays.
+ * The order page after the return (exchange, claim) form closed: the form may begin another
+ * request of its kind as it closes (its effect sees the refreshed preview, no change pending,
+ * before it unmounts: the dashboard's own race, as on Medusa). A merchant cancels it from the
+ * order page's panel; nothing of it stays.
  */
-export async function cancelStrayRequest(page: Page, origin: string, api: ActionContext["api"], orderId: string) {
+export async function cancelStrayRequest(
+  page: Page,
+  origin: string,
+  api: ActionContext["api"],
+  orderId: string,
+  kind: "Return" | "Exchange" | "Claim" = "Return",
+) {
   await open(page, origin, `/orders/${orderId}`);
-  if (await page.getByText("Return initiated", { exact: true }).isVisible()) {
-    await click(page, "Cancel Return");
+  if (await page.getByText(`${kind} initiated`, { exact: true }).isVisible()) {
+    await click(page, `Cancel ${kind}`);
     await toast(page);
     await open(page, origin, `/orders/${orderId}`);
   }

@@ -174,6 +174,71 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     await begin("exchanges", { order_id: o.id });
   });
 
+  it("names the exchange on each action of its preview, and its return on the inbound ones, as the dashboard's form reads them", async () => {
+    const o = await delivered();
+    // A return option (its `is_return` rule: not offered at checkout) is priced for the way back.
+    const returnOption = (
+      await t.app.modules.fulfillment.createOption({
+        name: "Return by post",
+        prices: [{ currency_code: "eur", amount: 400 }],
+        stock_location_id: f.LOC,
+        rules: [{ attribute: "is_return", operator: "eq", value: "true" }],
+      })
+    ).id;
+    const exchange = await begin("exchanges", { order_id: o.id });
+    const base = `${M}/exchanges/${exchange.id}`;
+    for (const [path, body] of [
+      ["inbound/items", { items: [{ id: o.shirt, quantity: 1 }] }],
+      ["inbound/shipping-method", { shipping_option_id: returnOption }],
+      ["outbound/items", { items: [{ variant_id: f.cap.variant, quantity: 1 }] }],
+      ["outbound/shipping-method", { shipping_option_id: f.OPTION }],
+    ] as const) {
+      const res = await t.admin.post(`${base}/${path}`, body);
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    }
+    type Action = { action: string; exchange_id?: string; claim_id?: string; return_id?: string };
+    const preview = (await t.admin.get(`${M}/orders/${o.id}/preview`)).json().order as {
+      items: Array<{ id: string; variant_id: string; actions?: Action[] }>;
+      shipping_methods: Array<{ shipping_option_id: string; amount: number; actions?: Action[] }>;
+      order_change: { actions: Action[] };
+    };
+    // The form finds its lines by `exchange_id`; inbound and outbound by the action and its `return_id`.
+    const lineActions = (pick: (i: (typeof preview.items)[number]) => boolean) =>
+      preview.items.filter(pick).flatMap((i) => i.actions ?? []);
+    expect(lineActions((i) => i.id === o.shirt)).toEqual([
+      expect.objectContaining({ action: "RETURN_ITEM", exchange_id: exchange.id, return_id: exchange.return_id }),
+    ]);
+    const added = lineActions((i) => i.variant_id === f.cap.variant);
+    expect(added).toEqual([expect.objectContaining({ action: "ITEM_ADD", exchange_id: exchange.id })]);
+    expect(added[0]!.return_id).toBeUndefined();
+    const methods = preview.shipping_methods.flatMap((m) => m.actions ?? []);
+    expect(methods.filter((a) => a.return_id === exchange.return_id)).toEqual([
+      expect.objectContaining({ action: "SHIPPING_ADD", exchange_id: exchange.id }),
+    ]);
+    expect(methods.filter((a) => !a.return_id)).toEqual([
+      expect.objectContaining({ action: "SHIPPING_ADD", exchange_id: exchange.id }),
+    ]);
+    expect(preview.shipping_methods.find((m) => m.shipping_option_id === returnOption)).toMatchObject({ amount: 4 });
+    expect(preview.order_change.actions).toHaveLength(4);
+    expect(preview.order_change.actions.every((a) => a.exchange_id === exchange.id && !a.claim_id)).toBe(true);
+  });
+
+  it("lists the shipping options an order can be sent with, and where each ships from", async () => {
+    const o = await delivered(false);
+    const listed = await t.admin.get(`${M}/orders/${o.id}/shipping-options`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const express = listed.json().shipping_options.find((so: { id: string }) => so.id === f.OPTION) as Record<
+      string,
+      unknown
+    >;
+    expect(express).toMatchObject({
+      name: "Express",
+      calculated_price: { calculated_amount: 9, currency_code: "eur" },
+    });
+    expect(express).toHaveProperty("service_zone");
+    refused(await t.admin.get("/admin/orders/order_nope/shipping-options"), 404);
+  });
+
   it("refuses an exchange of a canceled order, and an unknown one", async () => {
     const { order: placed } = await placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
     expect((await t.admin.post(`/admin/orders/${placed.id}/cancel`, {})).statusCode).toBe(200);

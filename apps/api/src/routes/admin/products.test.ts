@@ -793,6 +793,15 @@ describe("admin product variants across products", () => {
         { sku: "ACROSS-MUG", product_id: mug.id },
       ],
     });
+    // Each with its product, as the exchange and claim forms' variant table shows it (Medusa's default).
+    expect(res.json().variants[0].product).toMatchObject({ id: cap.id, title: "Across cap", thumbnail: null });
+    expect(res.json().variants[0].product).not.toHaveProperty("variants");
+    // Its fields as the exchange form asks: the product stays.
+    const fields = encodeURIComponent(
+      "*inventory_items.inventory.location_levels,+inventory_quantity,+manage_inventory",
+    );
+    const asked = await get(`/admin/product-variants?q=across-c&fields=${fields}`);
+    expect(asked.json().variants[0].product).toMatchObject({ title: "Across cap" });
     expect((await get("/admin/product-variants?sku=ACROSS-MUG&fields=sku,inventory_quantity")).json().variants).toEqual(
       [{ id: mug.variants[0].id, sku: "ACROSS-MUG", inventory_quantity: 0 }],
     );

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errors, Id, Title } from "@kasse/core";
+import { errors, Id, MoneyView, Title } from "@kasse/core";
 import { Extend, OrNull, View } from "@kasse/db";
 import {
   ShippingOptionCreate,
@@ -9,8 +9,8 @@ import {
 } from "@kasse/modules/fulfillment";
 import type { App } from "../../app-type";
 import { crudRoutes } from "../../http/crud-routes";
-import { wants, type FieldSelection } from "../../http/fields";
-import { ArrayQuery, ListQuery } from "../../http/schemas";
+import { wants } from "../../http/fields";
+import { ArrayQuery, IdParams, ListQuery } from "../../http/schemas";
 
 /** An option with, when asked for, its service zone and where it ships from in Medusa's terms (see `withLocation`). */
 const AdminShippingOptionView = Extend(ShippingOptionView, {
@@ -28,6 +28,13 @@ const AdminShippingOptionView = Extend(ShippingOptionView, {
         }),
       }),
     ),
+  ),
+});
+const OrderShippingOptions = Type.Object({
+  shipping_options: Type.Array(
+    Extend(AdminShippingOptionView, {
+      calculated_price: View({ calculated_amount: MoneyView(), currency_code: Type.String() }),
+    }),
   ),
 });
 const ListOptions = Type.Object(
@@ -69,8 +76,7 @@ export default async function shippingOptions(app: App): Promise<void> {
    * contract's options) answers that location as a shipping set's; otherwise null. One query per
    * relation for the page, when asked for.
    */
-  const withLocation = async (options: ShippingOption[], selection: FieldSelection) => {
-    if (!wants(selection, "service_zone")) return options;
+  const withLocation = async <O extends ShippingOption>(options: O[]) => {
     const zones = await fulfillment.zonesWithSets([
       ...new Set(options.flatMap((o) => (o.service_zone_id ? [o.service_zone_id] : []))),
     ]);
@@ -111,13 +117,36 @@ export default async function shippingOptions(app: App): Promise<void> {
     });
   };
 
+  // The options an order can be sent with (its region, currency and shipping address, as its
+  // checkout offered them) with where each ships from: the exchange and claim forms' outbound shipping.
+  app.get(
+    "/orders/:id/shipping-options",
+    { schema: { params: IdParams, response: { 200: OrderShippingOptions } } },
+    async (request) => {
+      const order = await app.modules.order.retrieve(request.params.id);
+      const options = await fulfillment.optionsForContext({
+        region_id: order.region_id,
+        currency_code: order.currency_code,
+        address: order.shipping_address,
+      });
+      const located = await withLocation(options.map(({ amount: _, ...option }) => option));
+      return {
+        shipping_options: located.map((option, i) => ({
+          ...option,
+          // Medusa answers the price here, in the order's currency.
+          calculated_price: { calculated_amount: options[i]!.amount, currency_code: order.currency_code },
+        })),
+      };
+    },
+  );
   crudRoutes(app, {
     path: "/shipping-options",
     one: "shipping_option",
     many: "shipping_options",
     view: AdminShippingOptionView,
     // Writes answer the option as stored; reads add where it ships from when `fields` asks.
-    present: async (options: ShippingOption[], selection) => (selection ? withLocation(options, selection) : options),
+    present: async (options: ShippingOption[], selection) =>
+      selection && wants(selection, "service_zone") ? withLocation(options) : options,
     list: { query: ListOptions, run: (filters, page) => fulfillment.listOptions(filters, page) },
     retrieve: (id) => fulfillment.retrieveOption(id),
     create: {
