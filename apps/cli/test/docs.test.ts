@@ -48,6 +48,7 @@ const inSources = [
   "RECEIVE_RETURN_ITEM",
   "RETURN_ITEM",
   "SHIPPING_ADD",
+  "SHIPPING_REMOVE",
   "WRITE_OFF_ITEM",
 ];
 /** ... and other programs' settings (Node, Medusa's storefront, psql, a webhook receiver's example). */
