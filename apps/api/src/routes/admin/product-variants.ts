@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Code, Id, Title } from "@kasse/core";
 import { Extend } from "@kasse/db";
-import { ProductView } from "@kasse/modules/product";
+import { PRODUCT_RELATIONS, ProductView } from "@kasse/modules/product";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
 import { ListAnswer, ListQueryOf, listResponse } from "../../http/schemas";
@@ -9,18 +9,7 @@ import { AdminVariantListView, variantExtras } from "./product-responses";
 
 /** A variant with its product (the product's own fields, none of its relations), as Medusa lists them by default. */
 const VariantWithProduct = Extend(AdminVariantListView, {
-  product: Type.Optional(
-    Extend(ProductView, {}, [
-      "variants",
-      "options",
-      "images",
-      "tags",
-      "categories",
-      "collection",
-      "type",
-      "sales_channels",
-    ]),
-  ),
+  product: Type.Optional(Extend(ProductView, {}, [...PRODUCT_RELATIONS])),
 });
 const ListVariants = ListQueryOf({ id: Id(), sku: Code(), product_id: Id() }, { q: Type.Optional(Title()) });
 
