@@ -84,6 +84,18 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/auth/token/refresh"]!.post!.security).toEqual([{ bearer: [] }]);
     expect(doc.paths["/store/products"]!.get!.security).toContainEqual({});
   });
+
+  it("describes the customer's order history (a Kasse extension) without the admin's fields", () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> };
+    const history = doc.paths["/store/orders/{id}/changes"]!.get!;
+    expect(history.parameters!.map((p) => p.name).sort()).toEqual(["change_type", "id", "limit", "offset"]);
+    expect(history.security).toEqual([{ bearer: [], publishableKey: [] }, { bearer: [] }]);
+    for (const status of ["200", "400", "401", "404"]) expect(history.responses![status]).toBeDefined();
+    const answer = JSON.stringify(history.responses!["200"]);
+    for (const field of ["change_type", "confirmed_at", "line_item_id", "unit_price"]) expect(answer).toContain(field);
+    for (const field of ["internal_note", "created_by", "confirmed_by", "canceled_by", "requested_by", "metadata"])
+      expect(answer).not.toContain(`"${field}"`);
+  });
 });
 
 describe("the OpenAPI document's webhooks", () => {

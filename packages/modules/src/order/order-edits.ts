@@ -265,26 +265,45 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     },
 
     /**
-     * A page of the order's changes of the types and statuses asked for, oldest first: its edits and
-     * its return changes (Medusa lists both kinds as order changes). Each table gives its first
-     * `offset + limit` rows, merged in order.
+     * A page of the order's changes of the types and statuses asked for, oldest first (newest first
+     * with `page.newest_first`): its edits and its return changes (Medusa lists both kinds as order
+     * changes). Each table gives its first `offset + limit` rows, merged in order.
      */
     async list(
       orderId: string,
       filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
-      page: { limit: number; offset: number },
+      page: { limit: number; offset: number; newest_first?: boolean },
     ): Promise<{ items: Array<OrderVersionChange | ReturnChange>; count: number }> {
       const first = { limit: page.offset + page.limit, offset: 0 };
+      const newest = page.newest_first === true;
       const returnTypes = filters.change_type?.filter((t) => t === "return_request" || t === "return_receive");
       const [edits, returns] = await Promise.all([
-        q.versionChanges(orderId, filters, first),
-        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit),
+        q.versionChanges(orderId, filters, first, newest),
+        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit, newest),
       ]);
+      const direction = newest ? -1 : 1;
       const items = [...edits.items.map(changeView), ...returns.items.map(returnChangeView)]
-        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id))
+        .sort((a, b) => direction * (a.created_at.getTime() - b.created_at.getTime() || a.id.localeCompare(b.id)))
         .slice(page.offset, page.offset + page.limit);
       return { items, count: edits.count + returns.count };
     },
+
+    /**
+     * A page of the changes the order's customer is shown, newest first: the confirmed ones, those
+     * that changed the order. A pending or requested change has changed nothing yet (and its actions
+     * may still change); a change canceled before confirmation never changed the order; the cancel
+     * of a confirmed exchange or claim is a confirmed change of its own.
+     */
+    shopperHistory: (
+      orderId: string,
+      filters: { change_type?: OrderChangeType[] },
+      page: { limit: number; offset: number },
+    ): Promise<{ items: Array<OrderVersionChange | ReturnChange>; count: number }> =>
+      service.list(
+        orderId,
+        { change_type: filters.change_type, status: ["confirmed"] },
+        { ...page, newest_first: true },
+      ),
 
     /** Adds lines (their variants' snapshots and prices, taken by the flow) as `ITEM_ADD` actions. */
     addItems: (

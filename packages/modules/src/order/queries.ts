@@ -520,6 +520,7 @@ const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturn
   orderId: string,
   filters: { id?: string[]; change_type?: string[]; status?: string[] },
   page: Paging,
+  newestFirst = false,
 ) =>
   listPage(
     table,
@@ -530,7 +531,7 @@ const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturn
       filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
       filters.status ? inList(table.status, filters.status) : undefined,
     ),
-    [asc(table.created_at), asc(table.id)],
+    newestFirst ? [desc(table.created_at), desc(table.id)] : [asc(table.created_at), asc(table.id)],
     page,
   );
 
@@ -713,18 +714,20 @@ export const orderQueries = {
     versionChanges.insert(values, message),
   saveVersionChange: (id: string, values: Partial<typeof orderVersionChange.$inferInsert>, conflict?: string) =>
     versionChanges.update(id, values, conflict),
-  /** A page of order `orderId`'s changes, oldest first, of the types and statuses asked for. */
+  /** A page of order `orderId`'s changes, oldest (or newest) first, of the types and statuses asked for. */
   versionChanges: (
     orderId: string,
     filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
     page: Paging,
-  ) => changesOfOrder(orderVersionChange, orderId, filters, page),
-  /** The first `limit` return changes of order `orderId` (oldest first) of the types and statuses asked for, and their count. */
+    newestFirst?: boolean,
+  ) => changesOfOrder(orderVersionChange, orderId, filters, page, newestFirst),
+  /** The first `limit` return changes of order `orderId` (oldest or newest first) of the types and statuses asked for, and their count. */
   returnChangesOfOrder: (
     orderId: string,
     filters: { id?: string[]; change_type?: string[]; status?: string[] },
     limit: number,
-  ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }),
+    newestFirst?: boolean,
+  ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }, newestFirst),
   insertVersion: (row: typeof orderVersion.$inferInsert) => insertVersion(row),
   deleteVersion: (orderId: string, version: number) => deleteVersion({ order_id: orderId, version }),
   versionOf: async (orderId: string, version: number) => (await versionOf({ order_id: orderId, version }))[0],

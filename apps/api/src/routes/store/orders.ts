@@ -1,13 +1,33 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { errors, Secret } from "@kasse/core";
+import { ORDER_CHANGE_TYPES } from "@kasse/modules/order";
 import { requestOrderTransfer } from "@kasse/flows";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
-import { Answer, ListAnswer, ListQuery, RetrieveQuery, listResponse, IdParams, NoFields } from "../../http/schemas";
+import {
+  Answer,
+  ArrayQuery,
+  ListAnswer,
+  ListQuery,
+  RetrieveQuery,
+  listResponse,
+  IdParams,
+  NoFields,
+} from "../../http/schemas";
 import { OrderDetailView, orderView, orderViews, withLineRefs } from "../../orders/view";
+import { ShopperChangeView, shopperChanges } from "../../orders/shopper-changes";
 
 const ListOwnOrders = Type.Object(ListQuery, { additionalProperties: false });
+/** `GET /store/orders/{id}/changes` (a Kasse extension): a page, of some kinds of change. */
+const ListOwnChanges = Type.Object(
+  {
+    limit: ListQuery.limit,
+    offset: ListQuery.offset,
+    change_type: Type.Optional(ArrayQuery(Type.Union(ORDER_CHANGE_TYPES.map((t) => Type.Literal(t))))),
+  },
+  { additionalProperties: false },
+);
 // Medusa's storefront sends `{}`; an admin-style `description` is not taken from shoppers.
 const TransferAnswer = Type.Object({ token: Secret({ minLength: 1 }) }, { additionalProperties: false });
 
@@ -101,6 +121,28 @@ export default async function orders(app: App): Promise<void> {
       },
     );
   }
+
+  // A Kasse extension (Medusa's Store API has none): the history of the customer's own order, its
+  // confirmed changes, newest first (docs/orders.md). Only the signed-in owner reaches it: a guest
+  // order's id alone shows the order, not its history.
+  app.get(
+    "/orders/:id/changes",
+    {
+      ...customerOnly,
+      schema: {
+        params: IdParams,
+        querystring: ListOwnChanges,
+        response: ListAnswer("order_changes", ShopperChangeView),
+      },
+    },
+    async (request) => {
+      const { limit, offset, change_type } = request.query;
+      const found = await visibleOrder(request.params.id, request);
+      if (found.customer_id === null) throw errors.notFound(`Order with id: ${found.id} was not found`);
+      const { items, count } = await app.modules.orderEdit.shopperHistory(found.id, { change_type }, { limit, offset });
+      return listResponse("order_changes", shopperChanges(found, items), count, { limit, offset });
+    },
+  );
 
   app.get(
     "/orders/:id",
