@@ -229,11 +229,28 @@ export function createReturnService() {
 
     /**
      * Cancels a return nothing of which has come back (Medusa refuses a received one): the order
-     * lines' requested quantities are given back, so those units can be returned again.
+     * lines' requested quantities are given back, so those units can be returned again. `alone`
+     * (asked by the return's own cancel, not its exchange's or claim's) refuses an inbound return.
      */
-    async cancel(id: string, orderId: string | null, actor: OrderActor | undefined): Promise<OrderReturn> {
+    async cancel(
+      id: string,
+      orderId: string | null,
+      actor: OrderActor | undefined,
+      options: { alone?: boolean } = {},
+    ): Promise<OrderReturn> {
       return transaction(async () => {
         const existing = await lock(id, orderId);
+        // An exchange's or a claim's inbound goes with it: canceled alone, the exchange or claim
+        // would still send its outbound lines and settle a difference that counts this return.
+        const owner = existing.exchange_id
+          ? { kind: "exchange", id: existing.exchange_id }
+          : existing.claim_id
+            ? { kind: "claim", id: existing.claim_id }
+            : null;
+        if (options.alone && owner)
+          throw errors.invalidData(
+            `Return ${id} is the inbound of ${owner.kind} ${owner.id}: cancel the ${owner.kind} instead (POST /admin/${owner.kind}s/${owner.id}/cancel)`,
+          );
         if (existing.status !== "requested")
           throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
         await orders.moveLineQuantities(existing.order_id, {

@@ -258,8 +258,13 @@ export const confirmReturnReceiptStep = confirmChangeStep("confirm-return-receip
 
 /** Cancels a return nothing of which was received; compensation makes it requested again. */
 export const cancelReturnStep = step("cancel-return", {
-  invoke: async (input: { return_id: string; order_id: string | null; actor?: OrderActor | null }, ctx) => {
-    const canceled = await ctx.modules.orderReturn.cancel(input.return_id, input.order_id, input.actor ?? undefined);
+  invoke: async (
+    input: { return_id: string; order_id: string | null; actor?: OrderActor | null; alone?: boolean },
+    ctx,
+  ) => {
+    const canceled = await ctx.modules.orderReturn.cancel(input.return_id, input.order_id, input.actor ?? undefined, {
+      alone: input.alone === true,
+    });
     return { output: { id: canceled.id, order_id: canceled.order_id }, compensateInput: { id: canceled.id } };
   },
   compensate: async ({ id }: { id: string }, ctx) => {

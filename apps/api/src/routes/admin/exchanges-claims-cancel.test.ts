@@ -202,4 +202,48 @@ describe("canceling a confirmed exchange or claim (Medusa's POST /admin/{exchang
     expect(again.statusCode, again.body).toBe(200);
     expect(await orderViolations(t, o.id)).toEqual([]);
   });
+
+  it("refuses to cancel an exchange's or a claim's inbound return on its own, naming the route that does", async () => {
+    const { o, exchange, after } = await confirmedExchange();
+    const returnBefore = (await t.admin.get(`/admin/returns/${exchange.return_id}`)).json().return;
+    const stockBefore = await stock();
+    for (const url of [
+      `/admin/returns/${exchange.return_id}/cancel`,
+      `/medusa/admin/returns/${exchange.return_id}/cancel`,
+      `/admin/orders/${o.id}/returns/${exchange.return_id}/cancel`,
+    ]) {
+      const res = await t.admin.post(url, {});
+      refused(res, 400);
+      expect(res.json()).toEqual({
+        type: "invalid_data",
+        message: `Return ${exchange.return_id} is the inbound of exchange ${exchange.id}: cancel the exchange instead (POST /admin/exchanges/${exchange.id}/cancel)`,
+      });
+    }
+    // Nothing changed: the return, the order, the stock.
+    expect((await t.admin.get(`/admin/returns/${exchange.return_id}`)).json().return).toEqual(returnBefore);
+    expect(await order(o.id)).toEqual(after);
+    expect(await stock()).toEqual(stockBefore);
+    // The exchange's own cancel still takes it back, its return with it.
+    expect((await cancel("exchanges", exchange.id)).statusCode).toBe(200);
+    expect((await t.admin.get(`/admin/returns/${exchange.return_id}`)).json().return.status).toBe("canceled");
+
+    const claimed = await delivered();
+    const claim = await begin("claims", { order_id: claimed.id, type: "refund" });
+    for (const [path, body] of [
+      [`/admin/claims/${claim.id}/inbound/items`, { items: [{ id: claimed.shirt, quantity: 1 }] }],
+      [`/admin/returns/${claim.return_id}`, { location_id: f.LOC }],
+      [`/admin/claims/${claim.id}/request`, {}],
+    ] as const) {
+      const res = await t.admin.post(path, body);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const res = await t.admin.post(`/admin/returns/${claim.return_id}/cancel`, {});
+    refused(res, 400);
+    expect(res.json().message).toContain(`POST /admin/claims/${claim.id}/cancel`);
+    expect((await t.admin.get(`/admin/returns/${claim.return_id}`)).json().return).toMatchObject({
+      status: "requested",
+      claim_id: claim.id,
+    });
+    expect(await orderViolations(t, claimed.id)).toEqual([]);
+  }, 60_000);
 });
