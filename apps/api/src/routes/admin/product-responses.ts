@@ -106,12 +106,15 @@ export const AdminVariantListView = Extend(AdminVariantView, {
   inventory_quantity: Type.Optional(Type.Integer()),
   images: Type.Optional(Type.Array(VariantImageView)),
   inventory_items: Type.Array(Extend(VariantInventoryItemView, { inventory: Type.Optional(InventoryItemView) })),
+  /** Medusa's variant-to-item link read the other way: the variant's inventory items, with their location levels. */
+  inventory: Type.Optional(Type.Array(InventoryItemView)),
 });
 
 /**
  * Completes a page of variants: `prices`, `inventory_items` (with `inventory` when
- * `inventory_items.inventory` is named), `inventory_quantity` and `images` (when named). One query
- * per module for the page.
+ * `inventory_items.inventory` is named), `inventory` (the items themselves, as Medusa's
+ * order forms ask for `*inventory.location_levels`), `inventory_quantity` and `images` (when
+ * named). One query per module for the page (the items with their levels: two), never one per variant.
  */
 export async function variantExtras(app: App, variants: ProductVariant[], selection: FieldSelection) {
   const ids = variants.map((v) => v.id);
@@ -123,8 +126,9 @@ export async function variantExtras(app: App, variants: ProductVariant[], select
     named("images") ? app.modules.product.variantImages(ids) : undefined,
   ]);
   const itemIds = [...new Set([...links.values()].flat().map((l) => l.inventory_item_id))];
+  const inventory = named("inventory");
   const items =
-    named("inventory_items.inventory") && itemIds.length
+    (named("inventory_items.inventory") || inventory) && itemIds.length
       ? new Map(
           (await app.modules.inventory.list({ id: itemIds }, { limit: itemIds.length, offset: 0 })).items.map((i) => [
             i.id,
@@ -138,6 +142,9 @@ export async function variantExtras(app: App, variants: ProductVariant[], select
     inventory_items: (links.get(v.id) ?? []).map((link) =>
       items ? { ...link, inventory: items.get(link.inventory_item_id) } : link,
     ),
+    ...(inventory
+      ? { inventory: (links.get(v.id) ?? []).flatMap((link) => items?.get(link.inventory_item_id) ?? []) }
+      : {}),
     ...(quantities ? { inventory_quantity: quantities.get(v.id) ?? 0 } : {}),
     ...(images ? { images: images.get(v.id) ?? [] } : {}),
   }));
