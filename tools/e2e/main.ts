@@ -14,6 +14,7 @@ import { cart, PROMO_CODE } from "./journeys/cart";
 import { customer } from "./journeys/customer";
 import { guestCheckout } from "./journeys/guest-checkout";
 import { orderTransfer } from "./journeys/order-transfer";
+import { orderEdit } from "./journeys/order-edit";
 
 // `npm run test:e2e`: Medusa's published storefront, built against a Kasse started here, driven in Chromium.
 
@@ -135,6 +136,7 @@ async function main(): Promise<number> {
       await guestCheckout(runner);
       await customer(runner);
       await orderTransfer(runner, mailbox!);
+      await orderEdit(runner);
     });
     outcomes.push(...runner.outcomes);
     writeFileSync(join(artifacts, "browser-traffic.txt"), runner.browserLog.join("\n"));

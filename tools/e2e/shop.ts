@@ -420,37 +420,40 @@ export async function expectOrderPage(s: StepContext, order: KasseOrder): Promis
 }
 
 /**
- * Places a guest order straight through Kasse's API (root): the data an order-transfer journey
- * starts from, independent of whether the storefront's checkout works.
+ * Places an order straight through Kasse's API (root): the data the order-transfer and order-edit
+ * journeys start from, independent of whether the storefront's checkout works. A guest's, or with
+ * a customer's `token` that customer's.
  */
-export async function placeGuestOrderViaApi(
+export async function placeOrderViaApi(
   kasse: KasseApi,
   email: string,
   regionId: string,
   variantId: string,
+  token?: string,
 ): Promise<KasseOrder> {
   const address = { ...ADDRESS, country_code: COUNTRY };
-  const { cart } = await kasse.store<{ cart: KasseCart }>("POST", "/store/carts", {
+  const store = <T>(method: string, path: string, body?: unknown) => kasse.store<T>(method, path, body, token);
+  const { cart } = await store<{ cart: KasseCart }>("POST", "/store/carts", {
     region_id: regionId,
     email,
     shipping_address: address,
     billing_address: address,
   });
-  await kasse.store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 1 });
-  const { shipping_options } = await kasse.store<{ shipping_options: Array<{ id: string }> }>(
+  await store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 1 });
+  const { shipping_options } = await store<{ shipping_options: Array<{ id: string }> }>(
     "GET",
     `/store/shipping-options?cart_id=${cart.id}`,
   );
-  await kasse.store("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id });
-  const { payment_collection } = await kasse.store<{ payment_collection: { id: string } }>(
+  await store("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: shipping_options[0]!.id });
+  const { payment_collection } = await store<{ payment_collection: { id: string } }>(
     "POST",
     "/store/payment-collections",
     { cart_id: cart.id },
   );
-  await kasse.store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
+  await store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, {
     provider_id: "pp_system_default",
   });
-  const done = await kasse.store<{ type: string; order?: KasseOrder; error?: unknown }>(
+  const done = await store<{ type: string; order?: KasseOrder; error?: unknown }>(
     "POST",
     `/store/carts/${cart.id}/complete`,
   );

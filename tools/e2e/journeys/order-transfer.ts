@@ -1,7 +1,7 @@
 import type { BrowserContext } from "playwright-core";
 import type { Mailbox } from "../mailbox";
 import type { JourneyApi, Runner, StepContext } from "../runner";
-import { kasseOrder, placeGuestOrderViaApi, productByHandle, region, variantWith, type KasseOrder } from "../shop";
+import { kasseOrder, placeOrderViaApi, productByHandle, region, variantWith, type KasseOrder } from "../shop";
 import { signIn } from "./customer";
 
 const CLAIMER = {
@@ -94,8 +94,8 @@ export async function orderTransfer(runner: Runner, mailbox: Mailbox): Promise<v
     await j.step("sign in (guest orders and customer prepared through Kasse's API)", async (s) => {
       const regionId = (await region(s.kasse)).id;
       const variant = variantWith(await productByHandle(s.kasse, regionId, "chinos"), "M");
-      orders.accepted = await placeGuestOrderViaApi(s.kasse, "guest-accepts@example.com", regionId, variant.id);
-      orders.declined = await placeGuestOrderViaApi(s.kasse, "guest-declines@example.com", regionId, variant.id);
+      orders.accepted = await placeOrderViaApi(s.kasse, "guest-accepts@example.com", regionId, variant.id);
+      orders.declined = await placeOrderViaApi(s.kasse, "guest-declines@example.com", regionId, variant.id);
       const { token } = await s.kasse.store<{ token: string }>("POST", "/auth/customer/emailpass/register", {
         email: CLAIMER.email,
         password: CLAIMER.password,
