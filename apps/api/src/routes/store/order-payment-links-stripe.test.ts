@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payOrderDifference, startStripeTestApp, type StripeTestApp } from "../../testing/stripe";
+import {
+  eventsOf,
+  payOrderDifference,
+  startStripeTestApp,
+  webhooksSettled,
+  webhookTarget,
+  type StripeTestApp,
+} from "../../testing/stripe";
 import { orderBooks, paymentViolations } from "../../testing/books";
 
 // An order's payment link paid with Stripe (the stateful fake): held for the admin's capture by
@@ -38,6 +45,16 @@ describe("an order's payment link paid with Stripe", () => {
       pending_difference: 0,
     });
     expect(manual.fake.counts(intent)).toMatchObject({ authorizations: 1, captures: 1 });
+
+    // A refund made in Stripe's dashboard on the link's payment reaches the order through the webhook.
+    await manual.fake.client().refunds.create({ payment_intent: intent, amount: 500 });
+    await manual.fake.sendEvents(webhookTarget(manual.t), eventsOf(manual.fake, intent, "charge.refunded"));
+    await webhooksSettled(manual.t);
+    expect(await orderBooks(manual.t, orderId)).toMatchObject({
+      payment_status: "partially_refunded",
+      refunded_total: 500,
+      pending_difference: 500,
+    });
     expect(await paymentViolations(manual.t)).toEqual([]);
   });
 });
