@@ -15,7 +15,11 @@ import type { Region } from "@kasse/modules/region";
 import { assertCartAccess, assertCartOpen, type CartActor } from "./cart-write";
 import { nullIfMissing } from "./cart-result";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
-import { payableOrderCollection, payOrderCollectionWorkflow, shopperOrderOfCollection } from "./order-collection-payment";
+import {
+  payableOrderCollection,
+  payOrderCollectionWorkflow,
+  shopperOrderOfCollection,
+} from "./order-collection-payment";
 
 /** A payment collection with the region whose providers it may use. */
 export interface CartPaymentResult {

@@ -1,7 +1,11 @@
 import { errors } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { assertOpen, visibleToShopper, type Order, type OrderActor } from "@kasse/modules/order";
-import { authorizePaymentSessionStep, keepCollectionPayableStep, type PaymentCollectionRow } from "@kasse/modules/payment";
+import {
+  authorizePaymentSessionStep,
+  keepCollectionPayableStep,
+  type PaymentCollectionRow,
+} from "@kasse/modules/payment";
 import { step, workflow } from "./definitions";
 import { orderBalance } from "./order-change-plan";
 import { paidSoFar } from "./order-edits";

@@ -52,9 +52,9 @@ describe("automatic capture", () => {
     expect(auto.fake.counts(intent)).toMatchObject({ authorizations: 1, refunds: 0 });
     // `kasse check` on this order's collections (the compensated checkout of the test above is
     // reported apart: its refunded automatic capture leaves authorized 0 under captured).
-    const ids = (await auto.t.admin.get(`/admin/orders/${orderId}`)).json().order.payment_collections.map(
-      (c: { id: string }) => c.id,
-    ) as string[];
+    const ids = (await auto.t.admin.get(`/admin/orders/${orderId}`))
+      .json()
+      .order.payment_collections.map((c: { id: string }) => c.id) as string[];
     expect((await paymentViolations(auto.t)).filter((v) => ids.some((id) => v.includes(id)))).toEqual([]);
   });
 });

@@ -104,7 +104,8 @@ export async function editFirstLine(t: { app: App; admin: Requester }, orderId: 
   const updated = await t.admin.post(`/admin/order-edits/${orderId}/items/item/${o.items[0]!.id}`, { quantity });
   if (updated.statusCode !== 200) throw new Error(`the edit answered ${updated.statusCode}: ${updated.body}`);
   const confirmed = await t.admin.post(`/admin/order-edits/${orderId}/confirm`, {});
-  if (confirmed.statusCode !== 200) throw new Error(`the confirmation answered ${confirmed.statusCode}: ${confirmed.body}`);
+  if (confirmed.statusCode !== 200)
+    throw new Error(`the confirmation answered ${confirmed.statusCode}: ${confirmed.body}`);
 }
 
 /** The actions of an order's change log, oldest first (`order_placed`, `fulfillment_created`, …). */

@@ -228,7 +228,12 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       await transaction(async () => {
         const row = await q.lockCollection(id);
         if (!row || row.status !== "canceled" || row.authorized_amount > 0 || row.captured_amount > 0) return;
-        await q.setCollectionPaid(id, { authorized_amount: 0, captured_amount: 0, status: "not_paid", completed_at: null });
+        await q.setCollectionPaid(id, {
+          authorized_amount: 0,
+          captured_amount: 0,
+          status: "not_paid",
+          completed_at: null,
+        });
       });
     },
 

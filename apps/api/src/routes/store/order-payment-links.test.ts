@@ -107,7 +107,11 @@ describe("paying an order's payment link in the store", () => {
       const captured = await t.admin.post(`/admin/payments/${collection.payments[0]!.id}/capture`, {});
       expect(captured.statusCode, captured.body).toBe(200);
     }
-    expect(await books(order.id)).toMatchObject({ payment_status: "captured", paid_total: 4200, pending_difference: 0 });
+    expect(await books(order.id)).toMatchObject({
+      payment_status: "captured",
+      paid_total: 4200,
+      pending_difference: 0,
+    });
 
     // Paid: a new session or the admin's marking is refused; the same authorization again answers the same payment.
     refused(await startSession(shopper, link), 400);
@@ -172,7 +176,11 @@ describe("paying an order's payment link in the store", () => {
   it("reports a decline and changes nothing; the shopper pays with a new session", async () => {
     const { order, link } = await owingOrder();
     const before = await books(order.id);
-    const declined = await authorize(shopper, link, sessionOf(await startSession(shopper, link, { behavior: "decline" })));
+    const declined = await authorize(
+      shopper,
+      link,
+      sessionOf(await startSession(shopper, link, { behavior: "decline" })),
+    );
     refused(declined, 400);
     expect(declined.json().type).toBe("payment_authorization_error");
     expect(await books(order.id)).toEqual(before);
@@ -223,7 +231,10 @@ describe("paying an order's payment link in the store", () => {
       t.admin.post(`/admin/payment-collections/${raced.link}/mark-as-paid`, { order_id: raced.order.id }),
     ]);
     const codes = [shopperPaid.statusCode, marked.statusCode];
-    expect(codes.filter((c) => c === 200), `${shopperPaid.body} ${marked.body}`).toHaveLength(1);
+    expect(
+      codes.filter((c) => c === 200),
+      `${shopperPaid.body} ${marked.body}`,
+    ).toHaveLength(1);
     expect(codes.every((c) => c === 200 || (c >= 400 && c < 500))).toBe(true);
     collection = (await t.admin.get(`/admin/orders/${raced.order.id}`)).json().order.payment_collections[1];
     const live = collection.payments.filter((p: { canceled_at: string | null }) => p.canceled_at === null);

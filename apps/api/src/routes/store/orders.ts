@@ -50,8 +50,7 @@ export default async function orders(app: App): Promise<void> {
   /** The order, if the caller may see it: a guest order, or the caller's own (anyone else's is 404). */
   const visibleOrder = async (id: string, request: FastifyRequest) => {
     const found = await service.retrieve(id);
-    if (!visibleToShopper(found, customerOf(request)))
-      throw errors.notFound(`Order with id: ${id} was not found`);
+    if (!visibleToShopper(found, customerOf(request))) throw errors.notFound(`Order with id: ${id} was not found`);
     return found;
   };
 
