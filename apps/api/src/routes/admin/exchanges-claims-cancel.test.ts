@@ -26,6 +26,18 @@ async function confirmedExchange() {
   return { o, exchange, before, after };
 }
 
+/** A delivered, captured order with a confirmed refund claim of its two shirts (20.00 due back). */
+async function confirmedRefundClaim() {
+  const o = await delivered();
+  const claim = await begin("claims", { order_id: o.id, type: "refund" });
+  const claimed = await t.admin.post(`/admin/claims/${claim.id}/claim-items`, {
+    items: [{ id: o.shirt, quantity: 2, reason: "production_failure" }],
+  });
+  expect(claimed.statusCode, claimed.body).toBe(200);
+  expect((await t.admin.post(`/admin/claims/${claim.id}/request`, {})).statusCode).toBe(200);
+  return { o, claim };
+}
+
 const cancel = (kind: "exchanges" | "claims", id: string, body: Record<string, unknown> = {}) =>
   t.admin.post(`/admin/${kind}/${id}/cancel`, body);
 
@@ -180,13 +192,7 @@ describe("canceling a confirmed exchange or claim (Medusa's POST /admin/{exchang
   });
 
   it("takes a refund claim back: the claimed units charged again, claimable again", async () => {
-    const o = await delivered();
-    const claim = await begin("claims", { order_id: o.id, type: "refund" });
-    const claimed = await t.admin.post(`/admin/claims/${claim.id}/claim-items`, {
-      items: [{ id: o.shirt, quantity: 2, reason: "production_failure" }],
-    });
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    expect((await t.admin.post(`/admin/claims/${claim.id}/request`, {})).statusCode).toBe(200);
+    const { o, claim } = await confirmedRefundClaim();
     expect(await order(o.id)).toMatchObject({ version: 2, total: 1200, summary: { pending_difference: -2000 } });
 
     const res = await cancel("claims", claim.id);
@@ -204,13 +210,7 @@ describe("canceling a confirmed exchange or claim (Medusa's POST /admin/{exchang
   });
 
   it("asks for what the cancel of a refunded claim leaves owed, payable through the shopper's link", async () => {
-    const o = await delivered();
-    const claim = await begin("claims", { order_id: o.id, type: "refund" });
-    const claimed = await t.admin.post(`/admin/claims/${claim.id}/claim-items`, {
-      items: [{ id: o.shirt, quantity: 2, reason: "production_failure" }],
-    });
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    expect((await t.admin.post(`/admin/claims/${claim.id}/request`, {})).statusCode).toBe(200);
+    const { o, claim } = await confirmedRefundClaim();
     const refund = await t.admin.post(`/admin/payments/${o.payment_id}/refund`, { amount: 2000 });
     expect(refund.statusCode, refund.body).toBe(200);
     const refunded = await order(o.id);
