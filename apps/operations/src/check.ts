@@ -58,7 +58,7 @@ async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<
       violations: await payments.checkAmounts(cap),
     },
     {
-      name: "payments: an order's live authorizations and its captures each at most its (highest) total",
+      name: "payments: an order's live authorizations and its captures, net of refunds, each at most its (highest) total",
       violations: await paymentsAboveTotal(),
     },
     { name: "carts: exactly one order per completed cart", violations: await cartOrders() },
@@ -152,8 +152,12 @@ async function checkSnapshot(m: Modules, stuckMs: number, cap: number): Promise<
         );
         for (const order of page) {
           const mine = order.payment_collection_ids.flatMap((id) => collections.get(id) ?? []);
-          const authorized = mine.flatMap((c) => c.payments).reduce((n, p) => n + (p.canceled_at ? 0 : p.amount), 0);
-          const captured = mine.reduce((n, c) => n + c.captured_amount, 0);
+          // Refunded money is held no more: a refund paid out for a claim that was then canceled is
+          // charged again, so what the payments hold is counted net of refunds.
+          const refunded = mine.reduce((n, c) => n + c.refunded_amount, 0);
+          const authorized =
+            mine.flatMap((c) => c.payments).reduce((n, p) => n + (p.canceled_at ? 0 : p.amount), 0) - refunded;
+          const captured = mine.reduce((n, c) => n + c.captured_amount, 0) - refunded;
           if (authorized > order.total || captured > order.total)
             out.push({
               id: order.id,

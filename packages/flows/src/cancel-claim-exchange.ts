@@ -11,7 +11,8 @@ import {
   type OrderChangeAction,
 } from "@kasse/modules/order";
 import { deleteUnpaidCollectionStep } from "@kasse/modules/payment";
-import { confirmationPlan } from "./order-edits";
+import { orderBalance } from "./order-change-plan";
+import { collectOwed, confirmationPlan, paidSoFar } from "./order-edits";
 import { syncPaymentStatusStep } from "./order-payment-steps";
 
 export interface CancelClaimExchangeInput {
@@ -33,7 +34,9 @@ const stamped = (action: Pick<OrderChangeAction, "action" | "details" | "referen
  * return was received or an outbound line fulfilled, when already canceled, or when the order is
  * closed. The change it writes: each outbound line's quantity to 0 (`ITEM_UPDATE`), the methods
  * its confirmation added off (`SHIPPING_REMOVE`), and what it deducted given back (its deductions
- * negated); the collection its confirmation attached, when still unpaid, to remove.
+ * negated); the collection its confirmation attached, when still unpaid, to remove; and what the
+ * order then owes that its remaining collections do not ask for (`to_collect`: a refund already
+ * paid out for the claim or exchange), to ask for with a new collection.
  */
 const planCancelClaimExchangeStep = step("plan-cancel-claim-exchange", {
   invoke: async (input: { kind: ClaimExchangeKind; id: string }, ctx) => {
@@ -75,9 +78,17 @@ const planCancelClaimExchangeStep = step("plan-cancel-claim-exchange", {
         ? await m.payment.collectionRow(collectionId)
         : null;
     const unpaid = collection?.status === "not_paid" || collection?.status === "awaiting";
+    // Owed once the unpaid collection is gone: the plan's own figure still counts it as asked for.
+    const paid = await paidSoFar(m, order);
+    const removed = unpaid ? collection.amount : 0;
+    const { to_collect } = orderBalance(plan.summary.current_order_total, {
+      ...paid,
+      requested: paid.requested - removed,
+    });
     return {
       output: {
         ...plan,
+        to_collect,
         actions,
         return_id: found.return?.status === "requested" ? found.return.id : null,
         remove_collection_id: unpaid ? collection.id : null,
@@ -91,9 +102,11 @@ const planCancelClaimExchangeStep = step("plan-cancel-claim-exchange", {
  * as one saga: the plan (reads only); its inbound return canceled; the order's next version
  * with the outbound lines at 0, their shipping off and the exchange's or claim's deduction given
  * back (`order.updated`; a second cancel racing it is refused); the outbound lines' reservations
- * released; the unpaid collection its confirmation attached taken off the order and deleted; the
- * payment status. A paid difference stays a negative `pending_difference`, for a refund. A failure
- * at any step undoes the ones before it.
+ * released; the unpaid collection its confirmation attached taken off the order and deleted; a
+ * new collection for what the order then owes beyond its collections (a claim's or exchange's
+ * refund already paid out: the customer's payment link, or the admin's mark-as-paid), as a
+ * confirmation attaches one; the payment status. A paid difference stays a negative
+ * `pending_difference`, for a refund. A failure at any step undoes the ones before it.
  */
 export const cancelClaimExchangeWorkflow = workflow(
   "cancel-claim-exchange",
@@ -116,6 +129,7 @@ export const cancelClaimExchangeWorkflow = workflow(
       await ctx.run(detachPaymentCollectionStep, target);
       await ctx.run(deleteUnpaidCollectionStep, { payment_collection_id: plan.remove_collection_id });
     }
+    const payment_collection_id = await collectOwed(ctx, plan.order, plan.to_collect);
     const payment_status = await ctx.run(syncPaymentStatusStep, sync);
     return {
       id: input.id,
@@ -123,6 +137,7 @@ export const cancelClaimExchangeWorkflow = workflow(
       version: canceled.version,
       pending_difference: plan.summary.pending_difference,
       removed_collection_id: plan.remove_collection_id,
+      payment_collection_id,
       payment_status,
     };
   },

@@ -15,6 +15,11 @@ import type { Region } from "@kasse/modules/region";
 import { assertCartAccess, assertCartOpen, type CartActor } from "./cart-write";
 import { nullIfMissing } from "./cart-result";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
+import {
+  payableOrderCollection,
+  payOrderCollectionWorkflow,
+  shopperOrderOfCollection,
+} from "./order-collection-payment";
 
 /** A payment collection with the region whose providers it may use. */
 export interface CartPaymentResult {
@@ -70,7 +75,9 @@ export const authorizePaymentSessionWorkflow = workflow(
  * Starts a payment session with a provider enabled in the cart's region (else 400); it replaces the
  * collection's unauthorized sessions. Checks access (someone else's cart: 404) and that the cart is
  * open, brings a collection left behind its cart's total up to it, then runs
- * `create-payment-session`. The response carries the provider's `data` for the client.
+ * `create-payment-session`. The response carries the provider's `data` for the client. An order's
+ * collection (its payment link) takes a session once its order is the shopper's and it is still
+ * owed in full (else 400, see `payableOrderCollection`).
  * @example
  * const { payment_collection } = await startPaymentSession(app.infra.engine, app.modules, id, actor, { provider_id: "pp_system_default" });
  */
@@ -84,10 +91,14 @@ export async function startPaymentSession(
   const collection = await m.payment.collectionRow(collectionId);
   const { region, cart } = await accessibleCollection(m, collection, actor);
   if (cart) assertCartOpen({ cart });
+  else await payableOrderCollection(m, collectionId, actor.customer_id);
   const enabled = region
     ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
     : m.payment.providers.has(input.provider_id);
-  if (!enabled) throw errors.invalidData(`Payment provider ${input.provider_id} is not enabled in the cart's region`);
+  if (!enabled)
+    throw errors.invalidData(
+      `Payment provider ${input.provider_id} is not enabled in the ${cart ? "cart" : "order"}'s region`,
+    );
   // The new session takes the collection's amount and replaces the others: only that amount matters here.
   if (cart && behindCart(collection, cart.total)) await syncCartPaymentAmount(m, cart.id);
   await engine.execute(createPaymentSessionWorkflow, { collection_id: collectionId, ...input });
@@ -100,7 +111,8 @@ export async function startPaymentSession(
  * (the session keeps that status), a canceled session `not_allowed`, a replaced one 404. Runs
  * `authorize-payment-session` keyed on the session, so concurrent requests share one execution
  * (one authorization); a failed one does not block the next attempt (`freshAfterFailure`). A
- * collection left behind its cart's total is brought up to it first.
+ * collection left behind its cart's total is brought up to it first. An order's collection is paid
+ * through `pay-order-payment-collection` (same key): the order's payment status follows.
  */
 export async function authorizePaymentSession(
   engine: Pick<Engine, "execute">,
@@ -112,26 +124,36 @@ export async function authorizePaymentSession(
 ): Promise<CartPaymentResult> {
   const collection = await m.payment.retrieveCollection(collectionId);
   const { region, cart } = await accessibleCollection(m, collection, actor);
-  if (cart && behindCart(collection, cart.total)) await syncCartPaymentAmount(m, cart.id);
+  const once = { idempotencyKey: sessionId, freshAfterFailure: true };
+  if (!cart) {
+    const input = { payment_collection_id: collectionId, session_id: sessionId, customer_id: actor.customer_id };
+    await engine.execute(payOrderCollectionWorkflow, { ...input, ...(context ? { context } : {}) }, once);
+    return { payment_collection: await m.payment.retrieveCollection(collectionId), region };
+  }
+  if (behindCart(collection, cart.total)) await syncCartPaymentAmount(m, cart.id);
   await engine.execute(
     authorizePaymentSessionWorkflow,
     { collection_id: collectionId, session_id: sessionId, ...(context ? { context } : {}) },
-    { idempotencyKey: sessionId, freshAfterFailure: true },
+    once,
   );
   return { payment_collection: await m.payment.retrieveCollection(collectionId), region };
 }
 
 /**
  * The collection's cart (its own row) and region, if the caller may reach that cart (a
- * customer's cart only with their token, else 404). Reads without locking: the writes that follow
- * take their own locks.
+ * customer's cart only with their token, else 404); a collection of no cart must be an order's
+ * the caller may see in the store (else 404), and answers no cart. Reads without locking: the
+ * writes that follow take their own locks.
  */
 async function accessibleCollection(
   m: Modules,
   collection: { id: string; cart_id: string | null; region_id: string | null },
   actor: CartActor,
 ): Promise<{ region: Region | null; cart: CartRow | null }> {
-  if (!collection.cart_id) return { region: await regionOf(m, collection.region_id), cart: null };
+  if (!collection.cart_id) {
+    await shopperOrderOfCollection(m, collection.id, actor.customer_id);
+    return { region: await regionOf(m, collection.region_id), cart: null };
+  }
   const cart = await m.cart.retrieve(collection.cart_id);
   try {
     assertCartAccess({ cart }, actor);

@@ -37,6 +37,7 @@ import { updateProductsWorkflow, writeProductVariantsWorkflow } from "./update-p
 import { deleteProductsWorkflow } from "./delete-products";
 import { batchProductsWorkflow } from "./batch-products";
 import { authorizePaymentSessionWorkflow, createPaymentSessionWorkflow } from "./cart-payment";
+import { payOrderCollectionWorkflow } from "./order-collection-payment";
 
 /**
  * Every commerce workflow, so the worker can resume any of them by name.
@@ -82,6 +83,7 @@ export const allWorkflows: AnyWorkflow[] = [
   deleteStockLocationWorkflow,
   createPaymentSessionWorkflow,
   authorizePaymentSessionWorkflow,
+  payOrderCollectionWorkflow,
 ];
 
 export { createUserAccount, createUserAccountWorkflow, type CreateUserAccountInput } from "./create-user-account";
@@ -195,6 +197,7 @@ export {
   type OrderCollectionInput,
   type CollectionActionInput,
 } from "./order-payment-collections";
+export { payOrderCollectionWorkflow, type PayOrderCollectionInput } from "./order-collection-payment";
 export {
   confirmClaimExchangeWorkflow,
   addInboundItems,

@@ -205,6 +205,7 @@ const noSecrets = [
   "complete-cart",
   "create-payment-session",
   "authorize-payment-session",
+  "pay-order-payment-collection",
   "update-store",
   "create-products",
   "update-products",

@@ -317,6 +317,25 @@ export async function confirmationPlan(m: Modules, order: Order, change: Planned
 }
 
 /**
+ * Asks for `amount` an order owes (none when it is 0): a new payment collection (undo: deleted)
+ * attached to the order (undo: detached). Answers its id, or null.
+ */
+export async function collectOwed(
+  ctx: FlowContext,
+  order: { id: string; region_id: string | null; currency_code: string },
+  amount: number,
+): Promise<string | null> {
+  if (amount <= 0) return null;
+  const collection = await ctx.run(createOrderPaymentCollectionStep, {
+    region_id: order.region_id,
+    currency_code: order.currency_code,
+    amount,
+  });
+  await ctx.run(attachPaymentCollectionStep, { order_id: order.id, payment_collection_id: collection.id });
+  return collection.id;
+}
+
+/**
  * The steps after a change's new version (an edit's, an exchange's, a claim's): the stock for the
  * quantity differences (added lines reserved under the ids the order step gave them, so stock comes
  * after it), a payment collection for an amount owed that the order's collections do not already
@@ -336,16 +355,7 @@ export async function settleConfirmedChange(
     }),
     location_ids: plan.location_ids,
   });
-  let payment_collection_id: string | null = null;
-  if (plan.to_collect > 0) {
-    const collection = await ctx.run(createOrderPaymentCollectionStep, {
-      region_id: plan.order.region_id,
-      currency_code: plan.order.currency_code,
-      amount: plan.to_collect,
-    });
-    payment_collection_id = collection.id;
-    await ctx.run(attachPaymentCollectionStep, { order_id: plan.order.id, payment_collection_id });
-  }
+  const payment_collection_id = await collectOwed(ctx, plan.order, plan.to_collect);
   const payment_status = await ctx.run(syncPaymentStatusStep, { order_id: plan.order.id, actor });
   return { pending_difference: plan.summary.pending_difference, payment_collection_id, payment_status };
 }

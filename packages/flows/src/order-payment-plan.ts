@@ -1,6 +1,7 @@
 import { errors } from "@kasse/core";
 import { step, type FlowContext } from "./definitions";
 import { assertOpen, type OrderActor } from "@kasse/modules/order";
+import { orderBalance } from "./order-change-plan";
 import { paidSoFar } from "./order-edits";
 import { planMoves, recordPaymentChangeStep, syncPaymentStatusStep, type PaymentMove } from "./order-payment-steps";
 
@@ -49,10 +50,11 @@ const planPaymentMovesStep = step("plan-payment-moves", {
       : collection.payments;
     if (input.payment_id && candidates[0]?.canceled_at)
       throw errors.invalidData(`Payment ${input.payment_id} is canceled`);
-    // A capture takes at most what the order still owes: its total less what came back on its
-    // returns and what its collections captured.
+    // A capture takes at most what the order still owes (its `pending_difference`): its total less
+    // what came back on its returns and what its collections hold net of refunds (a refund paid
+    // out for a claim that was then canceled is owed again).
     const paid = input.kind === "capture" && order ? await paidSoFar(ctx.modules, order) : undefined;
-    const owed = order && paid ? order.total - paid.credited - paid.captured : undefined;
+    const owed = order && paid ? orderBalance(order.total, paid).pending_difference : undefined;
     const moves: PaymentMove[] = planMoves(candidates, input.kind, input.amount ?? undefined, owed);
     if (owed !== undefined && input.amount != null && input.amount > owed)
       throw errors.invalidData(`Cannot capture more than the order still owes: ${Math.max(owed, 0)} left to capture`);

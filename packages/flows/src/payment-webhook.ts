@@ -45,7 +45,8 @@ const planPaymentWebhookStep = step("plan-payment-webhook", {
     if (session.data.id !== event.reference)
       return { output: nothing(`${event.reference} is not the payment of session ${session.id}`) };
     const cartId = collection.cart_id;
-    const order = cartId ? await m.order.findByCart(cartId) : undefined;
+    // A collection of no cart is an order's own (its payment link): a refund or void at the provider re-derives that order's status.
+    const order = cartId ? await m.order.findByCart(cartId) : await m.order.findByPaymentCollection(collection.id);
     const plan = (action: WebhookPlan["action"], outcome: string): WebhookPlan => ({
       action,
       cart_id: cartId,

@@ -94,6 +94,20 @@ export async function fulfilledTestOrder(t: { app: App; admin: Requester }, loca
   return order;
 }
 
+/**
+ * Test fixture: confirms an admin edit of the order setting its first line (the snapshot's 2 shirts
+ * at 10.00) to `quantity`; more shirts attach a collection for the difference.
+ */
+export async function editFirstLine(t: { app: App; admin: Requester }, orderId: string, quantity: number) {
+  const o = await t.app.modules.order.retrieve(orderId);
+  await t.admin.post("/admin/order-edits", { order_id: orderId });
+  const updated = await t.admin.post(`/admin/order-edits/${orderId}/items/item/${o.items[0]!.id}`, { quantity });
+  if (updated.statusCode !== 200) throw new Error(`the edit answered ${updated.statusCode}: ${updated.body}`);
+  const confirmed = await t.admin.post(`/admin/order-edits/${orderId}/confirm`, {});
+  if (confirmed.statusCode !== 200)
+    throw new Error(`the confirmation answered ${confirmed.statusCode}: ${confirmed.body}`);
+}
+
 /** The actions of an order's change log, oldest first (`order_placed`, `fulfillment_created`, …). */
 export async function orderChangeActions(t: { admin: Requester }, orderId: string): Promise<string[]> {
   const res = await t.admin.get(`/admin/orders/${orderId}/changes?limit=100`);

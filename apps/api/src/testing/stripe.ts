@@ -5,6 +5,7 @@ import { startStripeFake, type StripeFake, type WebhookRequest } from "@kasse/mo
 import type { Consumer } from "@kasse/workflows";
 import { createTestApp, type TestApp } from "./app";
 import { checkoutReadyCart, checkoutStore, type CheckoutStore } from "./checkout";
+import { editFirstLine } from "./orders";
 
 /** A test app with Stripe configured against a fake, and the worker's queue consumed in the process. */
 export interface StripeTestApp {
@@ -136,4 +137,44 @@ export async function orderCounts(t: TestApp, cartIds: string[]): Promise<Map<st
   const counts = new Map(cartIds.map((id) => [id, 0]));
   for (const row of rows) counts.set(row.cart_id!, Number(row.n));
   return counts;
+}
+
+/**
+ * Test fixture: a guest's order placed through Stripe (2 shirts at 20.00 and 5.00 shipping), then
+ * edited to 3 shirts: 20.00 owed. The shopper starts a Stripe session on the edit's collection and pays the
+ * PaymentIntent in the browser. Answers the order, the collection and the store's authorization.
+ */
+export async function payOrderDifference(s: StripeTestApp) {
+  const cart = await stripeCart(s);
+  await payIntent(s.fake, cart.intent_id);
+  const done = await s.t.store.post(`/store/carts/${cart.cart_id}/complete`);
+  expect(done.statusCode, done.body).toBe(200);
+  const orderId = done.json().order.id as string;
+  await editFirstLine(s.t, orderId, 3);
+  const o = (await s.t.admin.get(`/admin/orders/${orderId}`)).json().order;
+  const link = (o.payment_collections as Array<{ id: string; amount: number }>).find(
+    (c) => c.id !== cart.collection_id,
+  )!;
+  expect(link.amount).toBe(2000);
+
+  // Medusa's storefront: major units.
+  const started = await s.t.store.post(`/medusa/store/payment-collections/${link.id}/payment-sessions`, {
+    provider_id: "pp_stripe_stripe",
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const session = started.json().payment_collection.payment_sessions[0];
+  expect(session).toMatchObject({ provider_id: "pp_stripe_stripe", amount: 20 });
+  expect(s.fake.intent(session.data.id)).toMatchObject({ amount: 2000, currency: "eur" });
+  // A provider this region does not offer.
+  const other = await s.t.store.post(`/store/payment-collections/${link.id}/payment-sessions`, {
+    provider_id: "pp_test",
+  });
+  expect(other.statusCode, other.body).toBe(400);
+
+  await payIntent(s.fake, session.data.id);
+  const paid = await s.t.store.post(
+    `/medusa/store/payment-collections/${link.id}/payment-sessions/${session.id}/authorize`,
+    {},
+  );
+  return { orderId, link: link.id, intent: session.data.id as string, paid };
 }

@@ -91,6 +91,7 @@ export {
 export {
   createOrderService,
   assertOpen,
+  visibleToShopper,
   type OrderService,
   type Order,
   type OrderSummary,

@@ -91,6 +91,13 @@ export function assertOpen(row: Pick<OrderRow, "id" | "status">, doing: string):
   if (row.status === "canceled" || row.status === "archived" || row.status === "draft")
     throw errors.invalidData(`Order ${row.id} is ${row.status} and cannot be ${doing}`);
 }
+/**
+ * Whether the store shows order `row` to the shopper `customerId` (null: signed out): a placed
+ * guest order to whoever holds its id, a customer's order only to that customer; a draft to no one.
+ */
+export function visibleToShopper(row: Pick<OrderRow, "status" | "customer_id">, customerId: string | null): boolean {
+  return row.status !== "draft" && (row.customer_id === null || row.customer_id === customerId);
+}
 const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
 
 /**

@@ -219,6 +219,24 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       });
     },
 
+    /**
+     * Puts a collection whose every authorization was voided (none captured) back to `not_paid`:
+     * the undoing of an order's payment-link payment, so the link stays payable. Anything else is
+     * left as it is.
+     */
+    async reopenCollection(id: string): Promise<void> {
+      await transaction(async () => {
+        const row = await q.lockCollection(id);
+        if (!row || row.status !== "canceled" || row.authorized_amount > 0 || row.captured_amount > 0) return;
+        await q.setCollectionPaid(id, {
+          authorized_amount: 0,
+          captured_amount: 0,
+          status: "not_paid",
+          completed_at: null,
+        });
+      });
+    },
+
     async retrieveCollection(id: string): Promise<PaymentCollection> {
       const [full] = await q.collectionsById([id]);
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);

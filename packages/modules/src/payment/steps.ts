@@ -83,6 +83,18 @@ export const authorizePaymentSessionStep = step("authorize-cart-payment", {
 });
 
 /**
+ * Keeps an order's collection payable when its payment is undone: nothing forward; run before the
+ * authorization, its compensation comes after the authorization's void and reopens the collection
+ * (`not_paid` again, not `canceled`), so the shopper's payment link still works.
+ */
+export const keepCollectionPayableStep = step("keep-payment-collection-payable", {
+  invoke: async (input: { payment_collection_id: string }) => ({ output: null, compensateInput: input }),
+  compensate: async (input: { payment_collection_id: string }, ctx) => {
+    await ctx.modules.payment.reopenCollection(input.payment_collection_id);
+  },
+});
+
+/**
  * Checkout's payment when the collection is authorized for another amount than the cart's total
  * (the cart changed after the shopper authorized): voids that authorization and authorizes the
  * total anew with the same provider (`payment.reauthorize`, every provider call keyed on the step's

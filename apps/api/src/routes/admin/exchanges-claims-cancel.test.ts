@@ -26,6 +26,18 @@ async function confirmedExchange() {
   return { o, exchange, before, after };
 }
 
+/** A delivered, captured order with a confirmed refund claim of its two shirts (20.00 due back). */
+async function confirmedRefundClaim() {
+  const o = await delivered();
+  const claim = await begin("claims", { order_id: o.id, type: "refund" });
+  const claimed = await t.admin.post(`/admin/claims/${claim.id}/claim-items`, {
+    items: [{ id: o.shirt, quantity: 2, reason: "production_failure" }],
+  });
+  expect(claimed.statusCode, claimed.body).toBe(200);
+  expect((await t.admin.post(`/admin/claims/${claim.id}/request`, {})).statusCode).toBe(200);
+  return { o, claim };
+}
+
 const cancel = (kind: "exchanges" | "claims", id: string, body: Record<string, unknown> = {}) =>
   t.admin.post(`/admin/${kind}/${id}/cancel`, body);
 
@@ -180,13 +192,7 @@ describe("canceling a confirmed exchange or claim (Medusa's POST /admin/{exchang
   });
 
   it("takes a refund claim back: the claimed units charged again, claimable again", async () => {
-    const o = await delivered();
-    const claim = await begin("claims", { order_id: o.id, type: "refund" });
-    const claimed = await t.admin.post(`/admin/claims/${claim.id}/claim-items`, {
-      items: [{ id: o.shirt, quantity: 2, reason: "production_failure" }],
-    });
-    expect(claimed.statusCode, claimed.body).toBe(200);
-    expect((await t.admin.post(`/admin/claims/${claim.id}/request`, {})).statusCode).toBe(200);
+    const { o, claim } = await confirmedRefundClaim();
     expect(await order(o.id)).toMatchObject({ version: 2, total: 1200, summary: { pending_difference: -2000 } });
 
     const res = await cancel("claims", claim.id);
@@ -246,4 +252,51 @@ describe("canceling a confirmed exchange or claim (Medusa's POST /admin/{exchang
     });
     expect(await orderViolations(t, claimed.id)).toEqual([]);
   }, 60_000);
+
+  it("asks for what the cancel of a refunded claim leaves owed, payable through the shopper's link", async () => {
+    const { o, claim } = await confirmedRefundClaim();
+    const refund = await t.admin.post(`/admin/payments/${o.payment_id}/refund`, { amount: 2000 });
+    expect(refund.statusCode, refund.body).toBe(200);
+    const refunded = await order(o.id);
+    expect(refunded).toMatchObject({ version: 2, total: 1200, summary: { pending_difference: 0 } });
+    expect(refunded.payment_collections).toHaveLength(1);
+
+    // A failure when the new collection is attached: the claim, the order and its collections as they were.
+    const failed = await withFailure(
+      t.database.db,
+      "order",
+      "UPDATE",
+      "NEW.payment_collection_ids <> OLD.payment_collection_ids",
+      () => cancel("claims", claim.id),
+    );
+    expect(failed.statusCode, failed.body).toBe(500);
+    const still = await order(o.id);
+    expect(still).toMatchObject({ version: 2, total: 1200, payment_status: refunded.payment_status });
+    expect(still.payment_collections).toHaveLength(1);
+    expect((await t.admin.get(`/admin/claims/${claim.id}`)).json().claim.status).not.toBe("canceled");
+
+    // The shirts are charged again and the 20.00 refunded for them is asked for.
+    const res = await cancel("claims", claim.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const now = await order(o.id);
+    expect(now).toMatchObject({ version: 3, total: 3200, summary: { pending_difference: 2000 } });
+    const link = now.payment_collections.find((c: { id: string }) =>
+      refunded.payment_collections.every((r: { id: string }) => r.id !== c.id),
+    );
+    expect(link).toMatchObject({ amount: 2000, status: "not_paid" });
+    refused(await t.admin.post("/admin/payment-collections", { order_id: o.id }), 400);
+
+    // The guest pays it through the payment link; the merchant captures it: nothing owed.
+    const started = await t.store.post(`/store/payment-collections/${link.id}/payment-sessions`, {
+      provider_id: "pp_test",
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const session = started.json().payment_collection.payment_sessions[0].id;
+    const paid = await t.store.post(`/store/payment-collections/${link.id}/payment-sessions/${session}/authorize`, {});
+    expect(paid.statusCode, paid.body).toBe(200);
+    const payment = (await order(o.id)).payment_collections.find((c: { id: string }) => c.id === link.id).payments[0];
+    expect((await t.admin.post(`/admin/payments/${payment.id}/capture`, {})).statusCode).toBe(200);
+    expect((await order(o.id)).summary.pending_difference).toBe(0);
+    expect(await orderViolations(t, o.id)).toEqual([]);
+  });
 });

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { checkInvariants } from "@kasse/operations";
 import { useTestApp } from "../../testing";
-import { placeTestOrder, stockTestVariants } from "../../testing/orders";
+import { editFirstLine, placeTestOrder, stockTestVariants } from "../../testing/orders";
 import { withFailure } from "../../testing/inject-failure";
-import { orderBooks } from "../../testing/books";
+import { orderBooks, paymentViolations } from "../../testing/books";
 
 const t = useTestApp({}, { adminId: "user_settle" });
 /** Medusa's dialect, as its dashboard calls (money in major units). */
@@ -36,11 +35,6 @@ function refused(res: { statusCode: number; json: () => unknown; body: string },
 }
 const order = async (id: string) => (await t.admin.get(`/admin/orders/${id}`)).json().order;
 const books = (id: string) => orderBooks(t, id);
-/** What `kasse check` finds wrong with the order's payments (nothing, after any of these). */
-const violations = async () =>
-  (await checkInvariants(t.app.modules, { leaseMs: 9_000, recoveryEveryMs: 5_000 })).flatMap((r) =>
-    r.name.includes("payment") ? r.violations.map((v) => `${r.name}: ${v.id} ${v.problem}`) : [],
-  );
 const eventNames = async (orderId: string): Promise<string[]> => {
   const result = (await t.database.db.execute(
     sql`select name from event where data->>'order_id' = ${orderId} or data->>'id' = ${orderId} order by created_at, id`,
@@ -56,16 +50,6 @@ async function paidOrder() {
   return placed;
 }
 
-/** Confirms an edit of the order setting its first line (2 shirts at 10.00) to `quantity`. */
-async function editShirts(orderId: string, quantity: number) {
-  const o = await t.app.modules.order.retrieve(orderId);
-  await t.admin.post("/admin/order-edits", { order_id: orderId });
-  const updated = await t.admin.post(`/admin/order-edits/${orderId}/items/item/${o.items[0]!.id}`, { quantity });
-  expect(updated.statusCode, updated.body).toBe(200);
-  const confirmed = await t.admin.post(`/admin/order-edits/${orderId}/confirm`, {});
-  expect(confirmed.statusCode, confirmed.body).toBe(200);
-}
-
 /** The order's collections other than the one paid at checkout. */
 const differenceCollections = async (orderId: string, checkout: string): Promise<Collection[]> =>
   ((await order(orderId)).payment_collections as Collection[]).filter((c) => c.id !== checkout);
@@ -73,7 +57,7 @@ const differenceCollections = async (orderId: string, checkout: string): Promise
 describe("settling an order's difference", () => {
   it("marks the collection an edit asked for paid (the dashboard's Mark as paid), once", async () => {
     const { order: o, collection_id } = await paidOrder();
-    await editShirts(o.id, 3);
+    await editFirstLine(t, o.id, 3);
     expect(await books(o.id)).toMatchObject({
       payment_status: "partially_captured",
       paid_total: 3200,
@@ -123,14 +107,14 @@ describe("settling an order's difference", () => {
     // The checkout's collection is paid through its provider, not by hand.
     refused(await t.admin.post(`/admin/payment-collections/${collection_id}/mark-as-paid`, { order_id: o.id }), 400);
     expect(await books(o.id)).toMatchObject({ paid_total: 4200, pending_difference: 0 });
-    expect(await violations()).toEqual([]);
+    expect(await paymentViolations(t)).toEqual([]);
   });
 
   it("creates a collection for what the order owes, within it, and deletes an unpaid one", async () => {
     const { order: o, collection_id } = await paidOrder();
     // Nothing owed: refused.
     refused(await t.admin.post("/admin/payment-collections", { order_id: o.id }), 400);
-    await editShirts(o.id, 3);
+    await editFirstLine(t, o.id, 3);
     const [asked] = await differenceCollections(o.id, collection_id);
     // The edit's collection already asks for the 10.00 owed.
     refused(await t.admin.post("/admin/payment-collections", { order_id: o.id }), 400);
@@ -175,7 +159,7 @@ describe("settling an order's difference", () => {
     refused(await t.admin.delete(`/admin/payment-collections/${rest.json().payment_collection.id}`), 400);
     refused(await t.admin.delete(`/admin/payment-collections/${collection_id}`), 400);
     refused(await t.admin.delete(`/admin/payment-collections/pay_col_missing`), 404);
-    expect(await violations()).toEqual([]);
+    expect(await paymentViolations(t)).toEqual([]);
   });
 
   it("asks for nothing an authorized payment already covers", async () => {
@@ -188,7 +172,7 @@ describe("settling an order's difference", () => {
 
   it("refunds an amount due back after an edit, never more than was captured", async () => {
     const { order: o, payment_id } = await paidOrder();
-    await editShirts(o.id, 1);
+    await editFirstLine(t, o.id, 1);
     expect(await books(o.id)).toMatchObject({ payment_status: "captured", pending_difference: -1000 });
     refused(await t.admin.post(`/admin/payments/${payment_id}/refund`, { amount: 3201 }), 400);
     const refund = await t.admin.post(`${M}/payments/${payment_id}/refund`, { amount: 10, note: "Edit" });
@@ -203,7 +187,7 @@ describe("settling an order's difference", () => {
 
   it("lets one of two concurrent markings win, and one of two refunds over the captured amount", async () => {
     const { order: o, collection_id, payment_id } = await paidOrder();
-    await editShirts(o.id, 4);
+    await editFirstLine(t, o.id, 4);
     const [difference] = await differenceCollections(o.id, collection_id);
     const marks = await Promise.all(
       [0, 1].map(() => t.admin.post(`/admin/payment-collections/${difference!.id}/mark-as-paid`, { order_id: o.id })),
@@ -224,12 +208,12 @@ describe("settling an order's difference", () => {
     expect(asks.map((r) => r.statusCode).sort()[0]).toBe(200);
     const open = (await differenceCollections(o.id, collection_id)).filter((c) => c.status === "not_paid");
     expect(open.map((c) => c.amount)).toEqual([2000]);
-    expect(await violations()).toEqual([]);
+    expect(await paymentViolations(t)).toEqual([]);
   });
 
   it("leaves everything as it was when a step fails", async () => {
     const { order: o, collection_id } = await paidOrder();
-    await editShirts(o.id, 3);
+    await editFirstLine(t, o.id, 3);
     const [difference] = await differenceCollections(o.id, collection_id);
     const before = await books(o.id);
     const failing = (
@@ -270,6 +254,6 @@ describe("settling an order's difference", () => {
     // And it works once nothing fails.
     const ok = await t.admin.post("/admin/payment-collections", { order_id: o.id });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(await violations()).toEqual([]);
+    expect(await paymentViolations(t)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { errors, Secret } from "@kasse/core";
 import { ORDER_CHANGE_TYPES } from "@kasse/modules/order";
 import { requestOrderTransfer } from "@kasse/flows";
+import { visibleToShopper } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
@@ -69,9 +70,7 @@ export default async function orders(app: App): Promise<void> {
   /** The order, if the caller may see it: a guest order, or the caller's own (anyone else's is 404). */
   const visibleOrder = async (id: string, request: FastifyRequest) => {
     const found = await service.retrieve(id);
-    // A draft is not an order yet: the store cannot reach it.
-    if (found.status === "draft" || (found.customer_id !== null && found.customer_id !== customerOf(request)))
-      throw errors.notFound(`Order with id: ${id} was not found`);
+    if (!visibleToShopper(found, customerOf(request))) throw errors.notFound(`Order with id: ${id} was not found`);
     return found;
   };
 
