@@ -11,7 +11,6 @@ import {
 import type { EngineItem } from "@kasse/modules/promotion";
 import { applicable } from "@kasse/modules/tax";
 import { orderBalance, planChange, type ChangePlan, type PaidSoFar } from "./order-change-plan";
-import type { PlannedChange } from "./order-edits";
 
 /** A draft's promotion as its edit leaves it: the promotion and the code it was applied with. */
 interface DraftCode {
@@ -53,7 +52,7 @@ function codesAfter(current: DraftCode[], actions: OrderChangeAction[]): DraftCo
 export async function withDraftPromotions(
   m: Modules,
   order: Order,
-  change: PlannedChange,
+  change: { actions: OrderChangeAction[] },
   plan: ChangePlan,
 ): Promise<ChangePlan> {
   const current = await codesOf(m, order.id);
