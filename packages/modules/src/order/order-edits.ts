@@ -368,6 +368,21 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     ) =>
       withActions(id, (row) => [...row.actions, stamp({ action: "SHIPPING_ADD", details }, "shipping_method", note)]),
 
+    /**
+     * Takes off a shipping method the order already has (`SHIPPING_REMOVE`, with the amount it
+     * charged): a draft's (Medusa's `DELETE /admin/draft-orders/{id}/edit/shipping-methods/method/{method_id}`).
+     * 400 for a method not on the order or already taken off by this change.
+     */
+    removeShipping: (id: string, methodId: string) =>
+      withActions(id, (row, order) => {
+        const method = order.shipping_methods.find((m) => m.id === methodId);
+        if (!method) throw errors.invalidData(`Shipping method ${methodId} is not on order ${order.id}`);
+        if (row.actions.some((a) => a.action === "SHIPPING_REMOVE" && a.reference_id === methodId))
+          throw errors.invalidData(`Shipping method ${methodId} is already taken off by ${noun.toLowerCase()} ${id}`);
+        const removal = { action: "SHIPPING_REMOVE" as const, details: { amount: method.amount } };
+        return [...row.actions, stamp(removal, "shipping_method", null, methodId)];
+      }),
+
     /** Changes the price of a shipping method the edit added. */
     updateAddedShipping: (id: string, actionId: string, input: { amount?: number; internal_note?: string }) =>
       withActions(id, (row) => {

@@ -239,6 +239,16 @@ export default async function draftOrders(app: App): Promise<void> {
     },
   );
 
+  // A shipping method the draft already has, taken off by its edit.
+  app.delete(
+    "/draft-orders/:id/edit/shipping-methods/method/:method_id",
+    { schema: { params: ChildParams("method_id"), response: Preview } },
+    async (request) => {
+      await m.orderEdit.removeShipping(await editOf(request), request.params.method_id);
+      return preview(request.params.id);
+    },
+  );
+
   // Promotion codes on the draft, priced on what the edit leaves it (Medusa's draft promotions).
   app.post(
     "/draft-orders/:id/edit/promotions",
