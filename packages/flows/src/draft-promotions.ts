@@ -9,7 +9,7 @@ import {
   type PlannedTotals,
 } from "@kasse/modules/order";
 import type { EngineItem } from "@kasse/modules/promotion";
-import { applicable } from "@kasse/modules/tax";
+import { summedRate } from "@kasse/modules/tax";
 import { orderBalance, planChange, type ChangePlan, type PaidSoFar } from "./order-change-plan";
 
 /** A draft's promotion as its edit leaves it: the promotion and the code it was applied with. */
@@ -114,15 +114,12 @@ export async function withDraftPromotions(
     if (own?.action === "ITEM_UPDATE" || own?.action === "ITEM_ADD") return own.details.tax_rate;
     const type = line.variant_id ? byVariant.get(line.variant_id)?.product?.type_id : undefined;
     const target = line.product_id ? { product_id: line.product_id, product_type_id: type ?? null } : {};
-    return applicable(rates, target).reduce((sum, r) => sum + r.rate, 0);
+    return summedRate(rates, target);
   };
   const methodRate = (method: (typeof plan.shipping_methods)[number]): number => {
     const own = change.actions.find((a) => a.action === "SHIPPING_ADD" && a.id === method.id);
     if (own?.action === "SHIPPING_ADD") return own.details.tax_rate;
-    return applicable(rates, { shipping_option_id: method.shipping_option_id ?? undefined }).reduce(
-      (sum, r) => sum + r.rate,
-      0,
-    );
+    return summedRate(rates, { shipping_option_id: method.shipping_option_id ?? undefined });
   };
   const totals = computeTotals({
     items: plan.items.map((i) => ({

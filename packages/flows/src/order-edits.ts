@@ -22,7 +22,7 @@ import {
   creditLineTotal,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
-import { applicable, type TaxTarget } from "@kasse/modules/tax";
+import { summedRate, type TaxTarget } from "@kasse/modules/tax";
 import type { ZoneAddress } from "@kasse/modules/fulfillment";
 import { planChange, type ChangePlan, type PaidSoFar } from "./order-change-plan";
 import { syncPaymentStatusStep } from "./order-payment-steps";
@@ -36,7 +36,7 @@ export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarge
   const address = order.shipping_address;
   if (!address?.country_code) return 0;
   const rates = await m.tax.ratesFor(address.country_code, address.province);
-  return applicable(rates, target).reduce((sum, r) => sum + r.rate, 0);
+  return summedRate(rates, target);
 }
 
 /** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */

@@ -249,26 +249,22 @@ export default async function draftOrders(app: App): Promise<void> {
     },
   );
 
-  // Promotion codes on the draft, priced on what the edit leaves it (Medusa's draft promotions).
-  app.post(
-    "/draft-orders/:id/edit/promotions",
-    { schema: { params: IdParams, body: PromoCodes, response: Preview } },
-    async (request) => {
-      const edit = await activeDraftEdit(m, request.params.id);
-      await addDraftPromotions(m, request.params.id, edit, request.body.promo_codes);
-      return preview(request.params.id);
-    },
-  );
-
-  app.delete(
-    "/draft-orders/:id/edit/promotions",
-    { schema: { params: IdParams, body: PromoCodes, response: Preview } },
-    async (request) => {
-      const edit = await activeDraftEdit(m, request.params.id);
-      await removeDraftPromotions(m, request.params.id, edit, request.body.promo_codes);
-      return preview(request.params.id);
-    },
-  );
+  // Promotion codes on the draft, priced on what the edit leaves it (Medusa's draft promotions):
+  // `POST` adds them, `DELETE` (with the same body) takes them off.
+  for (const [method, write] of [
+    ["POST", addDraftPromotions],
+    ["DELETE", removeDraftPromotions],
+  ] as const)
+    app.route({
+      method,
+      url: "/draft-orders/:id/edit/promotions",
+      schema: { params: IdParams, body: PromoCodes, response: Preview },
+      handler: async (request) => {
+        const { id } = request.params as { id: string };
+        await write(m, id, await activeDraftEdit(m, id), (request.body as PromoCodes).promo_codes);
+        return preview(id);
+      },
+    });
 
   app.post(
     "/draft-orders/:id/edit/request",

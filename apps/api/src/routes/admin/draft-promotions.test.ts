@@ -3,6 +3,7 @@ import { checkInvariants } from "@kasse/operations";
 import { useTestApp } from "../../testing";
 import { createFixtureProduct } from "../../testing/catalog";
 import { withFailure } from "../../testing/inject-failure";
+import { expectRefused as refused } from "../../testing/order-changes";
 
 // Medusa's draft-order promotions: codes added to and taken off a draft's edit, priced as a cart
 // prices them, kept by the conversion, which counts their budgets as checkout does.
@@ -80,14 +81,6 @@ beforeAll(async () => {
     await t.app.modules.fulfillment.createOption({ name: "Courier", prices: [{ currency_code: "eur", amount: 1000 }] })
   ).id;
 });
-
-/** A 4xx `{type, message}` answer. */
-function refused(res: { statusCode: number; json: () => unknown; body: string }, status: number) {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { type: string; message: string };
-  expect(typeof body.type).toBe("string");
-  expect(typeof body.message).toBe("string");
-}
 
 /** A draft of 2 tees (40.00 before tax) and the courier (10.00), shipped to Berlin (19%), with its edit begun. */
 async function editedDraft() {
