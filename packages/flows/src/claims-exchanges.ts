@@ -173,9 +173,21 @@ const planClaimExchangeStep = step("plan-claim-exchange", {
         `Return ${found.return_id} of ${input.kind} ${input.id} has no location to receive its items at`,
       );
     const plan = await confirmationPlan(m, order, change);
+    // The inbound method sits on the order (it is charged there); the return names it as its shipping too.
+    const method = change.actions.find((a) => a.action === "SHIPPING_ADD" && a.details.return_id === found.return_id);
+    const inbound_shipping =
+      method?.action === "SHIPPING_ADD"
+        ? {
+            shipping_option_id: method.details.shipping_option_id,
+            name: method.details.name,
+            amount: method.details.amount,
+            currency_code: order.currency_code,
+          }
+        : null;
     return {
       output: {
         ...plan,
+        inbound_shipping,
         return_id: inbound.length ? found.return_id : null,
         settled: {
           difference_due: plan.application.totals.total - order.total,
@@ -212,8 +224,13 @@ export const confirmClaimExchangeWorkflow = workflow(
       });
       await ctx.run(createReturnStep, {
         order_id: plan.order.id,
-        // Marked as the exchange's or claim's inbound: its units were settled by the deduction.
-        return: { ...request.return, [`${input.kind}_id`]: input.id },
+        // Marked as the exchange's or claim's inbound: its units were settled by the deduction (its
+        // shipping, charged on the order, is never taken off a refund: such a return refunds nothing).
+        return: {
+          ...request.return,
+          shipping: plan.inbound_shipping ?? request.return.shipping,
+          [`${input.kind}_id`]: input.id,
+        },
         return_id: request.return_id,
         actor,
         // The exchange's or claim's own message tells the shopper what to send back.

@@ -14,6 +14,7 @@ import type {
 } from "@kasse/modules/order";
 import { nullIfMissing } from "./cart-result";
 import { planChange } from "./order-change-plan";
+import { NOTHING_PAID, withDraftPromotions } from "./draft-promotions";
 import { pricedItems, pricedShipping, taxRate, type PricingTarget } from "./order-edits";
 
 /** A record the body names: 400 (not 404) when it does not exist. */
@@ -149,11 +150,7 @@ export async function createDraftOrder(m: Modules, input: DraftOrderCreate, acto
     tax_total: 0,
     total: 0,
   };
-  const plan = planChange(
-    empty,
-    { id: "", updated_at: new Date(), actions },
-    { captured: 0, refunded: 0, requested: 0, credited: 0 },
-  );
+  const plan = planChange(empty, { id: "", updated_at: new Date(), actions }, NOTHING_PAID);
   return m.draftOrder.create(
     {
       customer_id: customer?.id ?? null,
@@ -237,7 +234,7 @@ export async function activeDraftEdit(m: Modules, id: string): Promise<OrderVers
 export async function confirmDraftOrderEdit(m: Modules, id: string, actor: OrderActor): Promise<Order> {
   const edit = await activeDraftEdit(m, id);
   const draft = await m.draftOrder.retrieve(id);
-  const plan = planChange(draft, edit, { captured: 0, refunded: 0, requested: 0, credited: 0 });
+  const plan = await withDraftPromotions(m, draft, edit, planChange(draft, edit, NOTHING_PAID));
   const { order } = await m.orderEdit.confirm(plan.application, actor);
   return order;
 }

@@ -212,6 +212,7 @@ export {
   type ConfirmClaimExchangeInput,
 } from "./claims-exchanges";
 export { cancelClaimExchangeWorkflow, type CancelClaimExchangeInput } from "./cancel-claim-exchange";
+export { addDraftPromotions, removeDraftPromotions } from "./draft-promotions";
 export { planChange, type ChangePlan, type ChangeSummary, type PaidSoFar } from "./order-change-plan";
 export { completeOrder, archiveOrder } from "./complete-order";
 export { cancelReturnWorkflow } from "./cancel-return";

@@ -62,6 +62,8 @@ export interface ChangePlan {
   to_collect: number;
   /** What the units the change takes off (an exchange's returned units, a refund claim's claimed ones) were worth. */
   deducted: number;
+  /** A draft's promotions as the change leaves them, each with what it gives (`withDraftPromotions`). */
+  promotions?: Array<{ promotion_id: string; amount: number }>;
   /** Each line whose quantity moves, by how many units (positive: more to reserve). */
   quantity_changes: Array<{ line: Pick<OrderLineItemRow, "id" | "cart_line_item_id" | "variant_id">; delta: number }>;
 }

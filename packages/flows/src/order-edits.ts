@@ -22,10 +22,11 @@ import {
   creditLineTotal,
 } from "@kasse/modules/order";
 import { createOrderPaymentCollectionStep } from "@kasse/modules/payment";
-import { applicable, type TaxTarget } from "@kasse/modules/tax";
+import { summedRate, type TaxTarget } from "@kasse/modules/tax";
 import type { ZoneAddress } from "@kasse/modules/fulfillment";
 import { planChange, type ChangePlan, type PaidSoFar } from "./order-change-plan";
 import { syncPaymentStatusStep } from "./order-payment-steps";
+import { withDraftPromotions } from "./draft-promotions";
 
 /** What pricing and taxing a line or method needs of the order (or draft) it goes on. */
 export type PricingTarget = Pick<Order, "currency_code" | "region_id"> & { shipping_address: ZoneAddress | null };
@@ -35,7 +36,7 @@ export async function taxRate(m: Modules, order: PricingTarget, target: TaxTarge
   const address = order.shipping_address;
   if (!address?.country_code) return 0;
   const rates = await m.tax.ratesFor(address.country_code, address.province);
-  return applicable(rates, target).reduce((sum, r) => sum + r.rate, 0);
+  return summedRate(rates, target);
 }
 
 /** What the order's collections hold: captured and refunded (the payment module's figures), and what its returns credited. */
@@ -74,7 +75,9 @@ export async function planOrderChange(
   deductions?: Deduction[],
 ): Promise<ChangePlan> {
   const [paid, deducted] = await Promise.all([paidSoFar(m, order), deductions ?? m.claimExchange.deductions(change)]);
-  return planChange(order, change, paid, deducted);
+  const plan = planChange(order, change, paid, deducted);
+  // A draft's promotion codes are priced on what the change leaves it.
+  return order.status === "draft" ? withDraftPromotions(m, order, change, plan) : plan;
 }
 
 /** The change `id` of `changes`' type, with its order, refused unless the change is pending and the order open. */

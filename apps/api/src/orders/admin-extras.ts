@@ -230,7 +230,14 @@ export async function adminOrderViews<T extends OrderView>(modules: Modules, ord
  * promotion is no longer shown, as Medusa drops its link). A fixed number of queries for the whole page, whatever its size.
  */
 async function orderPromotions(modules: Modules, orderIds: string[]) {
-  const uses = await modules.order.promotionsOf(orderIds);
+  return promotionUses(modules, await modules.order.promotionsOf(orderIds));
+}
+
+/** Each order's promotion uses (`promotion_id`, `amount`) as the views of the promotions still live, with their `amount`. */
+export async function promotionUses(
+  modules: Modules,
+  uses: Map<string, Array<{ promotion_id: string; amount: number }>>,
+) {
   const ids = [...new Set([...uses.values()].flat().map((u) => u.promotion_id))];
   const found = ids.length ? (await modules.promotion.list({ id: ids }, { limit: ids.length, offset: 0 })).items : [];
   const byId = new Map(

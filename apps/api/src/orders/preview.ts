@@ -11,7 +11,7 @@ import type { Modules } from "@kasse/modules";
 import { planOrderChange } from "@kasse/flows";
 import { always, parseFields, project } from "../http/fields";
 import { orderView } from "./view";
-import { adminOrderViews, AdminOrderView, withReturnRequestedTotals } from "./admin-extras";
+import { adminOrderViews, AdminOrderView, promotionUses, withReturnRequestedTotals } from "./admin-extras";
 
 const adminProperties = (AdminOrderView as unknown as { properties: Record<string, { items?: unknown }> }).properties;
 const AdminLineView = adminProperties.items!.items as Parameters<typeof Extend>[0];
@@ -145,6 +145,9 @@ export async function orderPreview(modules: Modules, order: string | Order, fiel
     const plan = await planOrderChange(modules, current, edit);
     const edited = { ...current, ...plan.totals, items: plan.items, shipping_methods: plan.shipping_methods };
     const [admin] = await adminOrderViews(modules, [await orderView(modules, edited)], selection);
+    // A draft's promotions as its edit leaves them.
+    if (plan.promotions && admin!.promotions)
+      admin!.promotions = (await promotionUses(modules, new Map([[current.id, plan.promotions!]]))).get(current.id);
     if (edit.change_type === "edit") return project({ ...admin!, order_change: edit }, selection);
     // An exchange or a claim: its inbound units are the return request it holds.
     const owner = await modules.claimExchange.ofChange(edit.id);

@@ -80,6 +80,10 @@ export interface ChangeApplication {
   added_methods: PlannedNewMethod[];
   /** Existing shipping methods taken off (`SHIPPING_REMOVE`: a canceled exchange's or claim's). */
   removed_method_ids: string[];
+  /** Existing shipping methods whose money moves (a draft's promotions priced anew). */
+  methods?: Array<PlannedMoney & { id: string }>;
+  /** The promotions the order has afterwards and what each gives it (a draft's codes); absent: unchanged. */
+  promotions?: Array<{ promotion_id: string; amount: number }>;
   totals: PlannedTotals;
 }
 
@@ -95,6 +99,9 @@ export interface AppliedChange {
   method_ids: string[];
   /** The methods it took off (put back from the replaced version). */
   removed_method_ids: string[];
+  /** The existing methods whose money it changed, and the promotions the order had before (when it set them). */
+  changed_method_ids?: string[];
+  promotions_before?: Array<{ promotion_id: string; amount: number }>;
 }
 
 /** The totals an order stores, as a version keeps them. */
@@ -127,6 +134,8 @@ function actionAmount(a: OrderChangeAction): number {
     case "SHIPPING_REMOVE":
       return -a.details.amount;
     case "WRITE_OFF_ITEM":
+    case "PROMOTION_ADD":
+    case "PROMOTION_REMOVE":
       return 0;
     case "CREDIT_LINE_ADD":
       return a.details.amount;
@@ -378,6 +387,21 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     ) =>
       withActions(id, (row) => [...row.actions, stamp({ action: "SHIPPING_ADD", details }, "shipping_method", note)]),
 
+    /**
+     * Takes off a shipping method the order already has (`SHIPPING_REMOVE`, with the amount it
+     * charged): a draft's (Medusa's `DELETE /admin/draft-orders/{id}/edit/shipping-methods/method/{method_id}`).
+     * 400 for a method not on the order or already taken off by this change.
+     */
+    removeShipping: (id: string, methodId: string) =>
+      withActions(id, (row, order) => {
+        const method = order.shipping_methods.find((m) => m.id === methodId);
+        if (!method) throw errors.invalidData(`Shipping method ${methodId} is not on order ${order.id}`);
+        if (row.actions.some((a) => a.action === "SHIPPING_REMOVE" && a.reference_id === methodId))
+          throw errors.invalidData(`Shipping method ${methodId} is already taken off by ${noun.toLowerCase()} ${id}`);
+        const removal = { action: "SHIPPING_REMOVE" as const, details: { amount: method.amount } };
+        return [...row.actions, stamp(removal, "shipping_method", null, methodId)];
+      }),
+
     /** Changes the price of a shipping method the edit added. */
     updateAddedShipping: (id: string, actionId: string, input: { amount?: number; internal_note?: string }) =>
       withActions(id, (row) => {
@@ -505,6 +529,12 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
             )
           : [];
         if (plan.removed_method_ids.length) await q.deleteMethods(plan.removed_method_ids);
+        for (const method of plan.methods ?? []) {
+          const { id, ...money } = method;
+          await q.setMethod(id, { ...money, updated_at: new Date() });
+        }
+        const promotionsBefore = plan.promotions ? await q.promotionsOf([order.id]) : undefined;
+        if (plan.promotions) await q.replacePromotions(order.id, plan.promotions);
         await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
         await q.saveVersionChange(row.id, {
           status: "confirmed",
@@ -530,6 +560,10 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
             line_ids: added.map((l) => l.id),
             method_ids: methods.map((m) => m.id),
             removed_method_ids: plan.removed_method_ids,
+            changed_method_ids: (plan.methods ?? []).map((m) => m.id),
+            ...(promotionsBefore
+              ? { promotions_before: promotionsBefore.map((p) => ({ promotion_id: p.promotion_id, amount: p.amount })) }
+              : {}),
           },
         };
       });
@@ -560,6 +594,13 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const methods = (kept.shipping_methods as unknown as OrderShippingMethodRow[]).filter((m) => removed.has(m.id));
         for (const m of methods)
           await q.restoreMethod({ ...m, created_at: new Date(m.created_at), updated_at: new Date(m.updated_at) });
+        const repriced = new Set(applied.changed_method_ids ?? []);
+        for (const m of kept.shipping_methods as unknown as OrderShippingMethodRow[]) {
+          if (!repriced.has(m.id)) continue;
+          const { subtotal, discount_total, tax_total, total } = m;
+          await q.setMethod(m.id, { subtotal, discount_total, tax_total, total });
+        }
+        if (applied.promotions_before) await q.replacePromotions(applied.order_id, applied.promotions_before);
         await q.setOrder(applied.order_id, {
           ...(kept.totals as unknown as PlannedTotals),
           version: applied.version,

@@ -301,7 +301,8 @@ const promotionUse = statement((v: Placeholders<{ ids: string[] }>) =>
     })
     .from(orderPromotion)
     .innerJoin(order, eq(order.id, orderPromotion.order_id))
-    .where(and(live, inList(orderPromotion.promotion_id, v.ids))),
+    // A draft's codes use no budget until it is converted.
+    .where(and(live, ne(order.status, "draft"), inList(orderPromotion.promotion_id, v.ids))),
 );
 
 const promotionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
@@ -594,6 +595,15 @@ export const orderQueries = {
   /** Sets columns of line `id` (an edit's new quantity, price and totals, or their undo). */
   async setLine(id: string, values: Partial<typeof orderLineItem.$inferInsert>): Promise<void> {
     await db.update(orderLineItem).set(values).where(eq(orderLineItem.id, id));
+  },
+  /** Sets the money of shipping method `id` (a draft's promotions priced anew, or their undo). */
+  async setMethod(id: string, values: Partial<typeof orderShippingMethod.$inferInsert>): Promise<void> {
+    await db.update(orderShippingMethod).set(values).where(eq(orderShippingMethod.id, id));
+  },
+  /** Replaces the promotions order `orderId` records (a draft's codes, as its edit leaves them). */
+  async replacePromotions(orderId: string, rows: Array<{ promotion_id: string; amount: number }>): Promise<void> {
+    await db.delete(orderPromotion).where(eq(orderPromotion.order_id, orderId));
+    if (rows.length) await insertPromotions(rows.map((r) => ({ ...r, order_id: orderId })));
   },
   deleteLines: (ids: string[]) => deleteLinesById({ ids }),
   deleteMethods: (ids: string[]) => deleteMethodsById({ ids }),

@@ -379,7 +379,7 @@ export type OrderChangeStatus = (typeof ORDER_CHANGE_STATUSES)[number];
 /**
  * Medusa's action names that order changes write: a line added (its later updates and removal change
  * or drop that action), an existing line's quantity or price, a shipping method added or removed (a
- * canceled exchange's or claim's), a claimed item.
+ * canceled exchange's or claim's), a claimed item, a promotion code added to or taken off a draft.
  */
 export const ORDER_CHANGE_ACTIONS = [
   "ITEM_ADD",
@@ -388,6 +388,8 @@ export const ORDER_CHANGE_ACTIONS = [
   "SHIPPING_REMOVE",
   "WRITE_OFF_ITEM",
   "CREDIT_LINE_ADD",
+  "PROMOTION_ADD",
+  "PROMOTION_REMOVE",
 ] as const;
 export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 
@@ -446,12 +448,14 @@ export type OrderChangeActionBody =
       action: "CREDIT_LINE_ADD";
       /** The credit line written (its id is the action's `reference_id`). */
       details: Pick<OrderCreditLine, "amount" | "reference" | "reference_id" | "metadata">;
-    };
+    }
+  /** A draft's promotion code added or taken off (`reference_id`: the promotion). */
+  | { action: "PROMOTION_ADD" | "PROMOTION_REMOVE"; details: { code: string } };
 
 export type OrderChangeAction = OrderChangeActionBody & {
   id: string;
   /** `order_item` (an existing line), `shipping_method`; an added line or method is referenced by its action's id. */
-  reference: "order_item" | "shipping_method" | "credit_line";
+  reference: "order_item" | "shipping_method" | "credit_line" | "promotion";
   reference_id: string;
   internal_note: string | null;
   created_at: string;
@@ -1138,6 +1142,8 @@ export const OrderChangeActionView = View({
     note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     /** A credit line's reference (its `reference_id` above) and metadata. */
     reference: Type.Optional(Type.String()),
+    /** A draft's promotion code (`PROMOTION_ADD`, `PROMOTION_REMOVE`). */
+    code: Type.Optional(Type.String()),
     metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
   }),
   /** The money the action moves (an added line's or method's amount before tax and discounts). */

@@ -487,7 +487,8 @@ export function createOrderService() {
     },
 
     /**
-     * How many live orders used any of `promotionIds` at checkout, and what those promotions gave
+     * How many live orders (drafts left out: their codes use no budget until converted) used any of
+     * `promotionIds` at checkout or conversion, and what those promotions gave
      * them in all: what a campaign's usage (orders) or spend (amount) budget should show.
      */
     async promotionUse(promotionIds: string[]): Promise<{ orders: number; amount: number }> {

@@ -188,15 +188,19 @@ export function createPromotionService() {
 
     /**
      * The promotions a cart is priced with, in application order: the active automatic ones
-     * (oldest first), then the given codes (case-insensitive, in the order given). Four queries
-     * whatever the counts. Codes that match no promotion come back in `unknown`.
+     * (oldest first; none with `automatic: false`, a draft order's codes alone), then the given
+     * codes (case-insensitive, in the order given). Four queries whatever the counts. Codes that
+     * match no promotion come back in `unknown`.
      */
-    async loadForCart(codes: readonly string[]): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
+    async loadForCart(
+      codes: readonly string[],
+      options: { automatic?: boolean } = {},
+    ): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
       const views = await promotionViews(await q.forCart(lowered));
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
       const ordered = [
-        ...views.filter((v) => v.is_automatic && v.status === "active"),
+        ...(options.automatic === false ? [] : views.filter((v) => v.is_automatic && v.status === "active")),
         ...lowered.map((c) => byCode.get(c)).filter((v): v is PromotionView => v !== undefined),
       ];
       return { promotions: ordered.map(toEngine), unknown: codes.filter((c) => !byCode.has(c.toLowerCase())) };
@@ -210,9 +214,9 @@ export function createPromotionService() {
     async computeForCart(
       cart: EngineCart,
       codes: readonly string[],
-      options: { now?: Date } = {},
+      options: { now?: Date; automatic?: boolean } = {},
     ): Promise<ComputeResult & { valid_until: Date | null }> {
-      const { promotions, unknown } = await service.loadForCart(codes);
+      const { promotions, unknown } = await service.loadForCart(codes, options);
       const now = options.now ?? new Date();
       const result = computeAdjustments(cart, promotions, now);
       result.skipped.push(...unknown.map((code) => ({ promotion_id: null, code, reason: "not_found" as const })));

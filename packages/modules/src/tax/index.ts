@@ -1,5 +1,5 @@
 export { createTaxService, SYSTEM_TAX_PROVIDER, type TaxService, type TaxRegion, type TaxRate } from "./service";
-export { applicable, type ApplicableTaxRate, type RegionRates, type TaxTarget } from "./overrides";
+export { applicable, summedRate, type ApplicableTaxRate, type RegionRates, type TaxTarget } from "./overrides";
 export { type TaxRateFilters } from "./queries";
 export {
   TAX_RATE_RULE_REFERENCES,

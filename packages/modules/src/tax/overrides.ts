@@ -45,3 +45,8 @@ export function applicable(regions: RegionRates[], target: TaxTarget): Applicabl
   const fallback = regions.find((r) => r.default)?.default;
   return fallback ? [fallback] : [];
 }
+
+/** The summed rate (percent) of what applies to `target` (see {@link applicable}): what one line or method is taxed at. */
+export function summedRate(regions: RegionRates[], target: TaxTarget): number {
+  return applicable(regions, target).reduce((sum, r) => sum + r.rate, 0);
+}

@@ -67,6 +67,51 @@ describe("@medusajs/js-sdk: draft orders", () => {
     expect((await sdkFailure(admin.admin.draftOrder.retrieve(draft.id))).status).toBe(404);
   });
 
+  it("adds a promotion code to a draft's edit, takes it off, and the converted order keeps and counts it", async () => {
+    const { promotion } = await admin.admin.promotion.create({
+      code: "PHONE10",
+      type: "standard",
+      status: "active",
+      campaign: { name: "Phone sale", campaign_identifier: "phone-sale", budget: { type: "usage", limit: 10 } },
+      application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10 },
+    });
+    const { draft_order: draft } = await admin.admin.draftOrder.create({
+      email: "phone@example.com",
+      region_id: shop.regionId,
+      sales_channel_id: shop.channelId,
+      shipping_address: TEST_ADDRESS,
+      items: [{ variant_id: shop.variantIds[0], quantity: 2 }],
+    });
+    await admin.admin.draftOrder.beginEdit(draft.id);
+    const added = (await admin.admin.draftOrder.addPromotions(draft.id, { promo_codes: ["PHONE10"] }))
+      .draft_order_preview;
+    expect(added).toMatchObject({ item_subtotal: 90, item_discount_total: 9, discount_total: 9 });
+    expect(added.order_change.actions).toEqual([
+      expect.objectContaining({ action: "PROMOTION_ADD", reference_id: promotion.id, details: { code: "PHONE10" } }),
+    ]);
+    const removed = (await admin.admin.draftOrder.removePromotions(draft.id, { promo_codes: ["PHONE10"] }))
+      .draft_order_preview;
+    expect(removed).toMatchObject({ discount_total: 0 });
+    expect(
+      (await sdkFailure(admin.admin.draftOrder.removePromotions(draft.id, { promo_codes: ["PHONE10"] }))).status,
+    ).toBe(400);
+    expect((await sdkFailure(admin.admin.draftOrder.addPromotions(draft.id, { promo_codes: ["NOPE"] }))).status).toBe(
+      400,
+    );
+    await admin.admin.draftOrder.addPromotions(draft.id, { promo_codes: ["phone10"] });
+    await admin.admin.draftOrder.requestEdit(draft.id);
+    expect((await admin.admin.draftOrder.confirmEdit(draft.id)).draft_order_preview).toMatchObject({
+      version: 2,
+      discount_total: 9,
+    });
+    const { order } = await admin.admin.draftOrder.convertToOrder(draft.id);
+    expect(order).toMatchObject({ status: "pending", discount_total: 9 });
+    const { order: read } = await admin.admin.order.retrieve(draft.id, { fields: "id,*promotions" });
+    expect(read.promotions).toEqual([expect.objectContaining({ code: "PHONE10", amount: 9 })]);
+    const { campaign } = await admin.admin.campaign.retrieve(promotion.campaign_id, { fields: "*budget" });
+    expect(campaign.budget).toMatchObject({ used: 1, limit: 10 });
+  });
+
   it("cancels an edit and deletes a draft", async () => {
     const { draft_order: draft } = await admin.admin.draftOrder.create({
       customer_id: undefined,

@@ -195,6 +195,45 @@ describe("draft orders", () => {
     expect(await stock()).toEqual({ tee: before.tee + 3, cap: before.cap + 1 });
   });
 
+  it("an edit takes off a shipping method the draft already has", async () => {
+    const created = await draft();
+    const full = (await t.admin.get(`/admin/draft-orders/${created.id}`)).json().draft_order;
+    const method = full.shipping_methods[0].id as string;
+    expect(full).toMatchObject({ shipping_total: 1071, total: 6188 });
+    const base = `/admin/draft-orders/${created.id}/edit`;
+    refused(await t.admin.delete(`${base}/shipping-methods/method/${method}`), 400); // no active edit
+    expect((await t.admin.post(base, {})).statusCode).toBe(200);
+    refused(await t.admin.delete(`${base}/shipping-methods/method/ordsm_nope`), 400);
+    refused(await t.admin.delete(`${base}/shipping-methods/${method}`), 404); // an action id, not a method's
+    const removed = await t.admin.delete(`${base}/shipping-methods/method/${method}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const preview = removed.json().draft_order_preview;
+    expect(preview).toMatchObject({ shipping_methods: [], shipping_total: 0, total: 5117, version: 1 });
+    expect(preview.summary).toMatchObject({ pending_difference: 5117 });
+    expect(preview.order_change.actions).toEqual([
+      expect.objectContaining({ action: "SHIPPING_REMOVE", reference: "shipping_method", reference_id: method }),
+    ]);
+    refused(await t.admin.delete(`${base}/shipping-methods/method/${method}`), 400); // already taken off
+    // Nothing moves before the confirmation.
+    expect((await t.admin.get(`/admin/draft-orders/${created.id}`)).json().draft_order).toMatchObject({
+      total: 6188,
+      shipping_methods: [expect.objectContaining({ id: method })],
+    });
+    const added = await t.admin.post(`${base}/shipping-methods`, { shipping_option_id: OPTION, custom_amount: 500 });
+    expect(added.statusCode, added.body).toBe(200);
+    const confirmed = await t.admin.post(`${base}/confirm`, {});
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const after = (await t.admin.get(`/admin/draft-orders/${created.id}`)).json().draft_order;
+    expect(after).toMatchObject({ version: 2, shipping_total: 595, total: 5712 });
+    expect(after.shipping_methods).toEqual([expect.objectContaining({ amount: 500, total: 595 })]);
+    // The replaced version keeps the method.
+    const kept = await t.app.modules.orderEdit.version(created.id, 1);
+    expect(kept).toMatchObject({ total: 6188, shipping_methods: [expect.objectContaining({ id: method })] });
+    const converted = await t.admin.post(`/admin/draft-orders/${created.id}/convert-to-order`, {});
+    expect(converted.statusCode, converted.body).toBe(200);
+    expect(converted.json().order.payment_collections[0]).toMatchObject({ amount: 5712 });
+  });
+
   it("drafts for a customer take the customer's email and stay out of the customer's orders", async () => {
     const created = await draft({ email: undefined, customer_id: CUSTOMER });
     expect(created).toMatchObject({ customer_id: CUSTOMER, email: "grace@example.com" });

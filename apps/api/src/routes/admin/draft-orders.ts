@@ -4,10 +4,12 @@ import { Extend, normalizeRange, toDate } from "@kasse/db";
 import {
   activeDraftEdit,
   addDraftEditItems,
+  addDraftPromotions,
   addOrderEditShipping,
   confirmDraftOrderEdit,
   convertDraftOrderWorkflow,
   createDraftOrder,
+  removeDraftPromotions,
   updateDraftOrder,
   updateDraftEditShipping,
   updateOrderEditItem,
@@ -21,6 +23,7 @@ import {
   OrderEditShippingAdd,
   type Order,
 } from "@kasse/modules/order";
+import { PromoCodes } from "@kasse/modules/cart";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { always, parseFields, project } from "../../http/fields";
@@ -60,8 +63,8 @@ const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 /**
  * Medusa's draft orders (docs/orders.md "Draft orders"): an admin enters an order for a customer
  * or an email (`status` `draft`: no stock, no payment, absent from the order lists and the store),
- * edits it through the order-edit machinery (`/edit…`: begin, lines, shipping, request, confirm,
- * cancel), and converts it to an order (the convert-draft-order saga: reserved, `order.placed`, a
+ * edits it through the order-edit machinery (`/edit…`: begin, lines, shipping, promotion codes,
+ * request, confirm, cancel), and converts it to an order (the convert-draft-order saga: reserved, `order.placed`, a
  * payment collection for its total).
  */
 export default async function draftOrders(app: App): Promise<void> {
@@ -235,6 +238,33 @@ export default async function draftOrders(app: App): Promise<void> {
       return preview(request.params.id);
     },
   );
+
+  // A shipping method the draft already has, taken off by its edit.
+  app.delete(
+    "/draft-orders/:id/edit/shipping-methods/method/:method_id",
+    { schema: { params: ChildParams("method_id"), response: Preview } },
+    async (request) => {
+      await m.orderEdit.removeShipping(await editOf(request), request.params.method_id);
+      return preview(request.params.id);
+    },
+  );
+
+  // Promotion codes on the draft, priced on what the edit leaves it (Medusa's draft promotions):
+  // `POST` adds them, `DELETE` (with the same body) takes them off.
+  for (const [method, write] of [
+    ["POST", addDraftPromotions],
+    ["DELETE", removeDraftPromotions],
+  ] as const)
+    app.route({
+      method,
+      url: "/draft-orders/:id/edit/promotions",
+      schema: { params: IdParams, body: PromoCodes, response: Preview },
+      handler: async (request) => {
+        const { id } = request.params as { id: string };
+        await write(m, id, await activeDraftEdit(m, id), (request.body as PromoCodes).promo_codes);
+        return preview(id);
+      },
+    });
 
   app.post(
     "/draft-orders/:id/edit/request",

@@ -221,6 +221,78 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
     expect(preview.shipping_methods.find((m) => m.shipping_option_id === returnOption)).toMatchObject({ amount: 4 });
     expect(preview.order_change.actions).toHaveLength(4);
     expect(preview.order_change.actions.every((a) => a.exchange_id === exchange.id && !a.claim_id)).toBe(true);
+
+    // Confirmed, the return shows the inbound method it comes back with (charged on the order).
+    expect((await t.admin.post(`${M}/returns/${exchange.return_id}`, { location_id: f.LOC })).statusCode).toBe(200);
+    const confirmed = await t.admin.post(`${base}/request`, {});
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const shipping = { shipping_option_id: returnOption, name: "Return by post", currency_code: "eur" };
+    expect(confirmed.json().return.shipping).toEqual({ ...shipping, amount: 4 });
+    expect((await t.admin.get(`/admin/returns/${exchange.return_id}`)).json().return.shipping).toEqual({
+      ...shipping,
+      amount: 400,
+    });
+    expect((await t.admin.get(`/admin/returns?order_id=${o.id}`)).json().returns[0].shipping).toEqual({
+      ...shipping,
+      amount: 400,
+    });
+    const placed = (await t.admin.get(`/admin/orders/${o.id}`)).json().order;
+    expect(placed.returns[0].shipping).toEqual({ ...shipping, amount: 400 });
+    expect(
+      placed.shipping_methods.filter((m: { shipping_option_id: string }) => m.shipping_option_id === returnOption),
+    ).toHaveLength(1);
+    // The receipt refunds nothing and owes nothing less: the exchange settled the unit and charged the method.
+    const received = await t.admin.post(`/admin/returns/${exchange.return_id}/receive`, {
+      items: [{ id: o.shirt, quantity: 1 }],
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    const after = (await t.admin.get(`/admin/orders/${o.id}`)).json().order;
+    expect(after.summary.pending_difference).toBe(placed.summary.pending_difference);
+    expect(after.refunded_total).toBe(placed.refunded_total);
+    expect(await orderViolations(t, o.id)).toEqual([]);
+  });
+
+  it("a claim's return shows its inbound shipping method, and none when it has none", async () => {
+    const o = await delivered();
+    const returnOption = (
+      await t.app.modules.fulfillment.createOption({
+        name: "Claim pickup",
+        prices: [{ currency_code: "eur", amount: 300 }],
+        stock_location_id: f.LOC,
+        rules: [{ attribute: "is_return", operator: "eq", value: "true" }],
+      })
+    ).id;
+    const claim = await begin("claims", { order_id: o.id, type: "refund" });
+    const base = `/admin/claims/${claim.id}`;
+    for (const [path, body] of [
+      ["claim-items", { items: [{ id: o.shirt, quantity: 1, reason: "production_failure" }] }],
+      ["inbound/items", { items: [{ id: o.shirt, quantity: 1 }] }],
+      ["inbound/shipping-method", { shipping_option_id: returnOption, custom_amount: 250 }],
+    ] as const) {
+      const res = await t.admin.post(`${base}/${path}`, body);
+      expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+    }
+    expect((await t.admin.post(`/admin/returns/${claim.return_id}`, { location_id: f.LOC })).statusCode).toBe(200);
+    const confirmed = await t.admin.post(`${base}/request`, {});
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const shipping = { shipping_option_id: returnOption, name: "Claim pickup", amount: 250, currency_code: "eur" };
+    expect(confirmed.json().return.shipping).toEqual(shipping);
+    expect((await t.admin.get(`/admin/returns/${claim.return_id}`)).json().return.shipping).toEqual(shipping);
+    expect((await t.admin.get(`${M}/returns/${claim.return_id}`)).json().return.shipping).toMatchObject({
+      amount: 2.5,
+    });
+
+    // An exchange without an inbound method: its return has no shipping.
+    const other = await delivered();
+    const exchange = await begin("exchanges", { order_id: other.id });
+    const inbound = await t.admin.post(`/admin/exchanges/${exchange.id}/inbound/items`, {
+      items: [{ id: other.shirt, quantity: 1 }],
+    });
+    expect(inbound.statusCode, inbound.body).toBe(200);
+    expect((await t.admin.post(`/admin/returns/${exchange.return_id}`, { location_id: f.LOC })).statusCode).toBe(200);
+    const done = await t.admin.post(`/admin/exchanges/${exchange.id}/request`, {});
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().return.shipping).toBeNull();
   });
 
   it("lists the shipping options an order can be sent with, and where each ships from", async () => {
