@@ -10,7 +10,7 @@ import type {
   MfaFactorRow,
   MfaMethod,
   MfaStartBody,
-} from "./schema";
+} from "./shapes";
 
 /**
  * How long a sign-in may wait for its second factor and how many codes it may try; and how many

@@ -7,14 +7,16 @@ import {
   authMfaRecoveryCode,
   authOneTimeToken,
   providerIdentity,
+  type OneTimeTokenKind,
+} from "./schema";
+import {
   type AuthIdentityRow,
   type MfaChallengeRow,
   type MfaFactorRow,
   type MfaMethod,
-  type OneTimeTokenKind,
   type OneTimeTokenRow,
   type ProviderIdentityRow,
-} from "./schema";
+} from "./shapes";
 
 // The auth module's SQL (identities and their sign-ins, one-time tokens, second factors): the only
 // file of the module that imports drizzle and its tables.
