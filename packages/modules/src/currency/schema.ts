@@ -1,8 +1,6 @@
-import { Strict } from "@kasse/core";
 import { sql } from "drizzle-orm";
 import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { RowView, timestamps } from "@kasse/db";
+import { timestamps } from "@kasse/db";
 
 /** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
 export const currency = pgTable(
@@ -22,21 +20,3 @@ export const currency = pgTable(
       .where(sql`is_default`),
   ],
 );
-
-export type CurrencyRow = typeof currency.$inferSelect;
-
-/** Body of `POST /admin/currencies/{code}`. */
-export const CurrencyUpdate = Strict({ is_default: Type.Optional(Type.Boolean()) });
-export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
-
-/** Filters of `GET /admin/currencies`. */
-export interface CurrencyFilters {
-  code?: string[];
-  q?: string;
-  is_default?: boolean;
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A currency. */
-export const CurrencyView = RowView(currency);
