@@ -13,7 +13,7 @@ import type {
   CustomerGroupUpdate,
   CustomerRow,
   CustomerUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A customer with its addresses and groups: the shape every customer response starts from. */
 export type CustomerDetail = CustomerRow & {
