@@ -4,7 +4,7 @@ import { isUniqueViolation, type ListPaging, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { eventQueries as q } from "./queries";
 import { urlProblem } from "./send";
-import type { WebhookCreate, WebhookDeliveryRow, WebhookFilters, WebhookRow, WebhookUpdate } from "./schema";
+import type { WebhookCreate, WebhookDeliveryRow, WebhookFilters, WebhookRow, WebhookUpdate } from "./shapes";
 
 export interface WebhookServiceOptions {
   /**
