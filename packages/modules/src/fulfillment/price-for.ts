@@ -1,4 +1,4 @@
-import type { ShippingOptionPriceRow } from "./schema";
+import type { ShippingOptionPriceRow } from "./shapes";
 
 /**
  * The amount a shipping option costs in a context: a price for the region wins over a price for

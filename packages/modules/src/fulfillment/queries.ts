@@ -21,6 +21,8 @@ import {
   shippingOptionPrice,
   shippingOptionType,
   shippingProfile,
+} from "./schema";
+import {
   type FulfillmentItemRow,
   type FulfillmentRow,
   type FulfillmentSetRow,
@@ -31,7 +33,7 @@ import {
   type ShippingOptionRow,
   type ShippingOptionTypeRow,
   type ShippingProfileRow,
-} from "./schema";
+} from "./shapes";
 
 // The fulfillment module's SQL (profiles, options and their prices, option types, sets, service and
 // geo zones, fulfillment records): the only file of the module that imports drizzle and its tables.

@@ -15,7 +15,7 @@ import type {
   ShippingOptionUpdate,
   ShippingProfileCreate,
   ShippingProfileRow,
-} from "./schema";
+} from "./shapes";
 import {
   geoZoneValues,
   inGeoZone,
