@@ -17,19 +17,15 @@ import {
   type Placeholders,
   type RowSnapshot,
 } from "@kasse/db";
+import { inventoryItem, inventoryItemVariant, inventoryLevel, inventorySearchText, reservationItem } from "./schema";
 import {
-  inventoryItem,
-  inventoryItemVariant,
-  inventoryLevel,
-  inventorySearchText,
-  reservationItem,
   type InventoryItemFilters,
   type InventoryItemRow,
   type InventoryItemVariantRow,
   type InventoryLevelRow,
   type ReservationFilters,
   type ReservationRow,
-} from "./schema";
+} from "./shapes";
 
 // The inventory module's SQL (items, levels, reservations, variant links): the only file of the
 // module that imports drizzle and its tables. Checkout reserves through the statements below

@@ -5,7 +5,7 @@ import type {
   InventoryLevelRow,
   ReservationCreate,
   ReservationRow,
-} from "./schema";
+} from "./shapes";
 
 /** A location level as the API shows it. */
 export type InventoryLevel = Omit<InventoryLevelRow, "deleted_at">;
