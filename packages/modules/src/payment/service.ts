@@ -3,7 +3,7 @@ import { errors, generateId, isKasseError } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import { paymentQueries as q, type Payment, type PaymentCollection } from "./queries";
-import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./schema";
+import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./shapes";
 
 export type { Payment, PaymentCollection };
 
