@@ -9,7 +9,7 @@ import type {
   PriceListPricesBatch,
   PriceListRow,
   PriceListUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A price list as the Admin API shows it: Medusa's shape, rules as `{attribute: values[]}`. */
 export type PriceList = Omit<PriceListRow, "deleted_at"> & { rules: Record<string, string[]>; prices: Price[] };

@@ -6,7 +6,7 @@ import type {
   PricePreferenceFilters,
   PricePreferenceRow,
   PricePreferenceUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A price preference as the API shows it. */
 export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;

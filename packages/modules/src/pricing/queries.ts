@@ -16,17 +16,14 @@ import {
   type Placeholders,
   type RowSnapshot,
 } from "@kasse/db";
+import { price, priceList, priceListRule, pricePreference } from "./schema";
 import {
-  price,
-  priceList,
-  priceListRule,
-  pricePreference,
   type PriceListFilters,
   type PriceListRow,
   type PricePreferenceFilters,
   type PricePreferenceRow,
   type PriceRow,
-} from "./schema";
+} from "./shapes";
 
 // The pricing module's SQL (prices, price lists, price preferences): the only file of the module
 // that imports drizzle and its tables.
