@@ -13,7 +13,7 @@ import type {
   ProductTypeRow,
   TagCreate,
   TagUpdate,
-} from "./schema";
+} from "./shapes";
 
 export type { CategoryFilters } from "./queries";
 

@@ -33,13 +33,15 @@ import {
   productVariant,
   productVariantImage,
   productVariantOption,
+} from "./schema";
+import {
   type ProductCategoryRow,
   type ProductFilters,
   type ProductSnapshot,
   type ProductOptionRow,
   type ProductRow,
   type ProductVariantRow,
-} from "./schema";
+} from "./shapes";
 
 // The product module's SQL (products, options, variants, images, links, collections, categories,
 // tags, types): the only file of the module that imports drizzle and its tables. A cart line reads

@@ -11,7 +11,7 @@ import type {
   ProductTagRow,
   ProductTypeRow,
   ProductVariantRow,
-} from "./schema";
+} from "./shapes";
 
 /** A variant's value for one option, as Medusa's Admin API shows it. */
 export interface VariantOptionValue {

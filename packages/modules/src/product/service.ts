@@ -28,12 +28,12 @@ import {
   type VariantUpsert,
   type ProductRow,
   type ProductVariantRow,
-} from "./schema";
+} from "./shapes";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
 
 export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
 export type { VariantWrite } from "./variants";
-export type { ProductSnapshot } from "./schema";
+export type { ProductSnapshot } from "./shapes";
 export type { ProductCategory } from "./catalog";
 
 /** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */
