@@ -16,14 +16,16 @@ import {
   campaignBudget,
   promotion,
   promotionRule,
-  type ApplicationMethodRow,
   type BudgetType,
+  type RuleValue,
+} from "./schema";
+import {
+  type ApplicationMethodRow,
   type CampaignBudgetRow,
   type CampaignFilters,
   type PromotionFilters,
   type PromotionRuleRow,
-  type RuleValue,
-} from "./schema";
+} from "./shapes";
 
 // The promotion module's SQL (promotions, their methods and rules, campaigns and budgets): the only
 // file of the module that imports drizzle and its tables.

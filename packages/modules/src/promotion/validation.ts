@@ -1,14 +1,7 @@
 import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
-import type {
-  Allocation,
-  ApplicationMethodRow,
-  ApplicationType,
-  PromotionType,
-  RuleCreate,
-  RuleOperator,
-  TargetType,
-} from "./schema";
+import type { Allocation, ApplicationType, PromotionType, RuleOperator, TargetType } from "./schema";
+import type { ApplicationMethodRow, RuleCreate } from "./shapes";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
 export interface NormalizedRule {
