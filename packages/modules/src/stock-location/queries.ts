@@ -5,10 +5,8 @@ import {
   stockLocation,
   stockLocationAddress,
   stockLocationProviderExclusion as exclusions,
-  type StockLocationAddressRow,
-  type StockLocationFilters,
-  type StockLocationRow,
 } from "./schema";
+import { type StockLocationAddressRow, type StockLocationFilters, type StockLocationRow } from "./shapes";
 
 // The stock-location module's SQL: the only file of the module that imports drizzle and its tables.
 

@@ -10,7 +10,7 @@ import type {
   StockLocationRow,
   StockLocationSalesChannels,
   StockLocationUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A location as the API shows it; `sales_channel_ids` is turned into `sales_channels` by the route. */
 export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {
