@@ -10,7 +10,7 @@ import type {
   TaxRegionCreate,
   TaxRegionFilters,
   TaxRegionRow,
-} from "./schema";
+} from "./shapes";
 import { applicable, type ApplicableTaxRate, type RegionRates } from "./overrides";
 
 /** A tax rate as the API shows it (its `rules` when read through the rate APIs). */
