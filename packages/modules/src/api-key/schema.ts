@@ -1,5 +1,15 @@
-import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
+import {
+  entityTable,
+  parentId,
+  timestamptz,
+  createdAt,
+  indexes,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "@kasse/db";
 
 export const apiKey = entityTable(
   "api_key",

@@ -1,5 +1,16 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
+import {
+  entityTable,
+  parentId,
+  timestamptz,
+  createdAt,
+  indexes,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "@kasse/db";
 import type { MfaMethod, MfaProvider } from "./shapes";
 
 export const authIdentity = entityTable(

@@ -1,6 +1,20 @@
-import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, text } from "drizzle-orm/pg-core";
-import { indexes, metadata, money, storedTotals, entityTable, parentId, timestamptz, storedAddress } from "@kasse/db";
+import {
+  indexes,
+  metadata,
+  money,
+  storedTotals,
+  entityTable,
+  parentId,
+  timestamptz,
+  storedAddress,
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  text,
+  indexWhere,
+} from "@kasse/db";
 
 /** A tax line: the rate (percent) that applied to a line item or shipping method. */
 export interface TaxLine {
@@ -89,9 +103,7 @@ export const cartLineItem = entityTable(
   },
   (t) => [
     index("cart_line_item_cart_idx").on(t.cart_id),
-    index("cart_line_item_variant_idx")
-      .on(t.cart_id, t.variant_id)
-      .where(sql`deleted_at is null`),
+    index("cart_line_item_variant_idx").on(t.cart_id, t.variant_id).where(indexWhere("deleted_at is null")),
   ],
 );
 

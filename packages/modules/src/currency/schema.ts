@@ -1,6 +1,4 @@
-import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { timestamps } from "@kasse/db";
+import { timestamps, boolean, integer, pgTable, text, uniqueIndex, indexWhere } from "@kasse/db";
 
 /** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
 export const currency = pgTable(
@@ -14,9 +12,5 @@ export const currency = pgTable(
     is_default: boolean("is_default").notNull().default(false),
     ...timestamps(),
   },
-  (t) => [
-    uniqueIndex("currency_default_uq")
-      .on(t.is_default)
-      .where(sql`is_default`),
-  ],
+  (t) => [uniqueIndex("currency_default_uq").on(t.is_default).where(indexWhere("is_default"))],
 );

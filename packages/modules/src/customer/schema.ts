@@ -1,5 +1,16 @@
-import { boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { metadata, entityTable, parentId, liveUniqueIndex, createdAt, indexes } from "@kasse/db";
+import {
+  metadata,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  createdAt,
+  indexes,
+  boolean,
+  index,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = entityTable(

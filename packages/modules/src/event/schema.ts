@@ -1,6 +1,16 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { entityTable, timestamptz, createdAt } from "@kasse/db";
+import {
+  entityTable,
+  timestamptz,
+  createdAt,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  indexWhere,
+} from "@kasse/db";
 
 /**
  * The transactional outbox of domain events: a row is written in the transaction of the change it
@@ -25,9 +35,7 @@ export const event = pgTable(
     last_error: text("last_error"),
   },
   (t) => [
-    index("event_waiting_idx")
-      .on(t.created_at)
-      .where(sql`dispatched_at is null`),
+    index("event_waiting_idx").on(t.created_at).where(indexWhere("dispatched_at is null")),
     index("event_execution_idx").on(t.execution_id),
     index("event_name_idx").on(t.name, t.created_at),
   ],
@@ -77,9 +85,7 @@ export const webhookDelivery = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_delivery_attempt_uq").on(t.webhook_id, t.event_id, t.attempt),
-    index("webhook_delivery_due_idx")
-      .on(t.scheduled_at)
-      .where(sql`status in ('scheduled', 'sending')`),
+    index("webhook_delivery_due_idx").on(t.scheduled_at).where(indexWhere("status in ('scheduled', 'sending')")),
     index("webhook_delivery_webhook_idx").on(t.webhook_id, t.created_at),
   ],
 );

@@ -1,5 +1,4 @@
-import { integer, text } from "drizzle-orm/pg-core";
-import { entityTable } from "@kasse/db";
+import { entityTable, integer, text } from "@kasse/db";
 
 /**
  * The files stored through the file module, one row per file (its key as id): what the upload

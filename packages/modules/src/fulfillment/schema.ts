@@ -1,5 +1,17 @@
-import { index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { metadata, money, entityTable, parentId, indexes, liveUniqueIndex, timestamptz } from "@kasse/db";
+import {
+  metadata,
+  money,
+  entityTable,
+  parentId,
+  indexes,
+  liveUniqueIndex,
+  timestamptz,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+} from "@kasse/db";
 import type { FulfillmentLabelInput, ShippingOptionRule } from "./shapes";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */

@@ -1,10 +1,26 @@
-import { sql } from "drizzle-orm";
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { metadata, entityTable, parentId, liveUniqueIndex, createdAt, indexes } from "@kasse/db";
+import {
+  metadata,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  createdAt,
+  indexes,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  searchText,
+  trigramIndex,
+  rowExpression,
+  nonNegative,
+  positive,
+} from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
-export const inventorySearchText = () =>
-  sql`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`;
+export const inventorySearchText = () => searchText(["sku", "title", "description"]);
 
 /** Inventory items: the stock-keeping units whose quantities are tracked per location. */
 export const inventoryItem = entityTable(
@@ -28,7 +44,7 @@ export const inventoryItem = entityTable(
   (t) => [
     liveUniqueIndex("inventory_item_sku_uq").on(t.sku),
     ...indexes("inventory_item", { created_at: t.created_at, title: t.title }),
-    index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
+    trigramIndex("inventory_item_search_trgm_idx", inventorySearchText()),
   ],
 );
 
@@ -50,15 +66,15 @@ export const inventoryLevel = entityTable(
     incoming_quantity: integer("incoming_quantity").notNull().default(0),
     available_quantity: integer("available_quantity")
       .notNull()
-      .generatedAlwaysAs(sql`stocked_quantity - reserved_quantity`),
+      .generatedAlwaysAs(rowExpression("stocked_quantity - reserved_quantity")),
     metadata: metadata(),
   },
   (t) => [
     liveUniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id),
     index("inventory_level_location_idx").on(t.location_id),
-    check("inventory_level_stocked_nonnegative", sql`${t.stocked_quantity} >= 0`),
-    check("inventory_level_reserved_nonnegative", sql`${t.reserved_quantity} >= 0`),
-    check("inventory_level_incoming_nonnegative", sql`${t.incoming_quantity} >= 0`),
+    nonNegative("inventory_level_stocked_nonnegative", t.stocked_quantity),
+    nonNegative("inventory_level_reserved_nonnegative", t.reserved_quantity),
+    nonNegative("inventory_level_incoming_nonnegative", t.incoming_quantity),
   ],
 );
 
@@ -87,7 +103,7 @@ export const reservationItem = entityTable(
       line_item: t.line_item_id,
       created_at: t.created_at,
     }),
-    check("reservation_item_quantity_positive", sql`${t.quantity} > 0`),
+    positive("reservation_item_quantity_positive", t.quantity),
   ],
 );
 
@@ -106,6 +122,6 @@ export const inventoryItemVariant = pgTable(
   (t) => [
     primaryKey({ columns: [t.variant_id, t.inventory_item_id] }),
     index("inventory_item_variant_item_idx").on(t.inventory_item_id),
-    check("inventory_item_variant_required_positive", sql`${t.required_quantity} > 0`),
+    positive("inventory_item_variant_required_positive", t.required_quantity),
   ],
 );

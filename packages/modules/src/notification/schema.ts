@@ -1,5 +1,4 @@
-import { integer, jsonb, text } from "drizzle-orm/pg-core";
-import { entityTable, timestamptz, indexes } from "@kasse/db";
+import { entityTable, timestamptz, indexes, integer, jsonb, text } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a

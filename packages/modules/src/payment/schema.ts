@@ -1,5 +1,18 @@
-import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { metadata, money, entityTable, parentId, liveUniqueIndex, timestamptz, createdAt } from "@kasse/db";
+import {
+  metadata,
+  money,
+  entityTable,
+  parentId,
+  liveUniqueIndex,
+  timestamptz,
+  createdAt,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
 export type PaymentCollectionStatus =

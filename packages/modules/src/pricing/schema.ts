@@ -1,5 +1,15 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { money, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
+import {
+  money,
+  entityTable,
+  liveUniqueIndex,
+  timestamptz,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.

@@ -1,6 +1,22 @@
-import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { fileUrl, metadata, entityTable, parentId, indexes, liveUniqueIndex } from "@kasse/db";
+import {
+  fileUrl,
+  metadata,
+  entityTable,
+  parentId,
+  indexes,
+  liveUniqueIndex,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  searchText,
+  trigramIndex,
+  indexWhere,
+} from "@kasse/db";
 
 /** Product status values (docs/CONTRACT.md "States"). */
 export const PRODUCT_STATUSES = ["draft", "proposed", "published", "rejected"] as const;
@@ -22,10 +38,7 @@ const physical = () => ({
  * The text `q` matches against. The trigram index is on this expression (`table` empty), and
  * queries use the same expression qualified with the table name so the planner can use it.
  */
-export const productSearchText = (table = "") => {
-  const c = (name: string) => (table ? sql`${sql.identifier(table)}.${sql.identifier(name)}` : sql.identifier(name));
-  return sql`(coalesce(${c("title")}, '') || ' ' || coalesce(${c("subtitle")}, '') || ' ' || coalesce(${c("description")}, '') || ' ' || coalesce(${c("handle")}, ''))`;
-};
+export const productSearchText = (table?: string) => searchText(["title", "subtitle", "description", "handle"], table);
 
 /** Products. `q` searches title, subtitle, description and handle through one trigram index. */
 export const product = entityTable(
@@ -57,7 +70,7 @@ export const product = entityTable(
       is_giftcard: t.is_giftcard,
       created_at: t.created_at,
     }),
-    index("product_search_trgm_idx").using("gin", sql`${productSearchText()} gin_trgm_ops`),
+    trigramIndex("product_search_trgm_idx", productSearchText()),
   ],
 );
 
@@ -108,9 +121,7 @@ export const productVariant = entityTable(
   },
   (t) => [
     index("product_variant_product_idx").on(t.product_id),
-    uniqueIndex("product_variant_sku_uq")
-      .on(t.sku)
-      .where(sql`deleted_at is null and sku is not null`),
+    uniqueIndex("product_variant_sku_uq").on(t.sku).where(indexWhere("deleted_at is null and sku is not null")),
     index("product_variant_sku_trgm_idx").using("gin", t.sku.op("gin_trgm_ops")),
   ],
 );

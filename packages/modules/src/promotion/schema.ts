@@ -1,6 +1,22 @@
-import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, numeric, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { metadata, money, entityTable, parentId, indexes, liveUniqueIndex, timestamptz } from "@kasse/db";
+import {
+  metadata,
+  money,
+  entityTable,
+  parentId,
+  indexes,
+  liveUniqueIndex,
+  timestamptz,
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  text,
+  uniqueIndex,
+  lowerCase,
+  indexWhere,
+} from "@kasse/db";
 
 /** Campaigns group promotions under one identifier, one date window and one budget. */
 export const campaign = entityTable(
@@ -48,9 +64,7 @@ export const promotion = entityTable(
   },
   (t) => [
     // Codes are unique regardless of case: "SUMMER" and "summer" are one code to a shopper.
-    uniqueIndex("promotion_code_uq")
-      .on(sql`lower(${t.code})`)
-      .where(sql`deleted_at is null and code is not null`),
+    uniqueIndex("promotion_code_uq").on(lowerCase(t.code)).where(indexWhere("deleted_at is null and code is not null")),
     ...indexes("promotion", { campaign: t.campaign_id, automatic: t.is_automatic, created_at: t.created_at }),
   ],
 );

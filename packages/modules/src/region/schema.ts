@@ -1,5 +1,4 @@
-import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { metadata, entityTable, indexes } from "@kasse/db";
+import { metadata, entityTable, indexes, boolean, index, pgTable, primaryKey, text } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(

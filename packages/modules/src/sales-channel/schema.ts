@@ -1,5 +1,4 @@
-import { boolean, text } from "drizzle-orm/pg-core";
-import { metadata, entityTable, liveUniqueIndex, indexes } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, indexes, boolean, text } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = entityTable(

@@ -1,5 +1,15 @@
-import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { indexes, metadata, timestamps, entityTable, parentId, createdAt } from "@kasse/db";
+import {
+  indexes,
+  metadata,
+  timestamps,
+  entityTable,
+  parentId,
+  createdAt,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+} from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
 export const stockLocation = entityTable(

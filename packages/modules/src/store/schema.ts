@@ -1,5 +1,4 @@
-import { boolean, index, text } from "drizzle-orm/pg-core";
-import { metadata, entityTable, liveUniqueIndex } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, boolean, index, text } from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
 export const store = entityTable(

@@ -1,5 +1,4 @@
-import { boolean, doublePrecision, index, text } from "drizzle-orm/pg-core";
-import { metadata, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
+import { metadata, entityTable, parentId, liveUniqueIndex, boolean, doublePrecision, index, text } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(

@@ -1,5 +1,4 @@
-import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, timestamptz, boolean, index, text, uniqueIndex } from "@kasse/db";
 
 export const user = entityTable(
   "user",
