@@ -1,18 +1,6 @@
 import { type SerializedError } from "@kasse/core";
-import {
-  RowView,
-  parentId,
-  timestamptz,
-  createdAt,
-  indexes,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
+import { RowView, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */
 export type ExecutionState =

@@ -1,15 +1,5 @@
-import {
-  entityTable,
-  parentId,
-  timestamptz,
-  createdAt,
-  indexes,
-  index,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { index, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
+import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 
 export const apiKey = entityTable(
   "api_key",
@@ -43,3 +33,4 @@ export const apiKeySalesChannel = pgTable(
     index("api_key_sales_channel_sales_channel_id_idx").on(t.sales_channel_id),
   ],
 );
+export type ApiKeyRow = typeof apiKey.$inferSelect;

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Title, Strict, LinkChanges } from "@kasse/core";
 import { type ListFilters } from "@kasse/db";
-import { apiKey } from "./schema";
+import { type ApiKeyRow } from "./schema";
 
 /**
  * API keys. Secret keys (`sk_…`) authenticate admin requests; only their sha256 is stored,
@@ -10,8 +10,6 @@ import { apiKey } from "./schema";
  */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
-
-export type ApiKeyRow = typeof apiKey.$inferSelect;
 export type ApiKeyType = ApiKeyRow["type"];
 
 export const ApiKeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal("publishable")]);
@@ -53,3 +51,6 @@ export interface ApiKeyFilters extends ListFilters {
   /** true: only revoked keys; false: only active ones. */
   revoked?: boolean;
 }
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type ApiKeyRow } from "./schema";

@@ -2,8 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { authQueries as q } from "./queries";
-import type { OneTimeTokenKind } from "./schema";
-import type { OneTimeTokenRow } from "./shapes";
+import type { OneTimeTokenKind, OneTimeTokenRow } from "./schema";
 
 const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
 

@@ -8,15 +8,13 @@ import {
   authOneTimeToken,
   providerIdentity,
   type OneTimeTokenKind,
-} from "./schema";
-import {
   type AuthIdentityRow,
   type MfaChallengeRow,
   type MfaFactorRow,
-  type MfaMethod,
   type OneTimeTokenRow,
   type ProviderIdentityRow,
-} from "./shapes";
+} from "./schema";
+import type { MfaMethod } from "./shapes";
 
 // The auth module's SQL (identities and their sign-ins, one-time tokens, second factors): the only
 // file of the module that imports drizzle and its tables.

@@ -1,16 +1,5 @@
-import {
-  entityTable,
-  parentId,
-  timestamptz,
-  createdAt,
-  indexes,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "@kasse/db";
+import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 import type { MfaMethod, MfaProvider } from "./shapes";
 
 export const authIdentity = entityTable(
@@ -50,6 +39,8 @@ export const providerIdentity = entityTable(
     index("provider_identity_auth_identity_id_idx").on(t.auth_identity_id),
   ],
 );
+export type AuthIdentityRow = typeof authIdentity.$inferSelect;
+export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
 
 /**
  * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and
@@ -81,6 +72,7 @@ export const authOneTimeToken = pgTable(
 );
 
 export type OneTimeTokenKind = "password_reset" | "email_change" | "oauth_state";
+export type OneTimeTokenRow = typeof authOneTimeToken.$inferSelect;
 
 /**
  * A second factor of an identity (multi-factor authentication, as Medusa 2.21's): `pending` from
@@ -139,3 +131,5 @@ export const authMfaChallenge = pgTable(
   },
   (t) => [...indexes("auth_mfa_challenge", { identity: t.auth_identity_id, expires: t.expires_at })],
 );
+export type MfaFactorRow = typeof authMfaFactor.$inferSelect;
+export type MfaChallengeRow = typeof authMfaChallenge.$inferSelect;

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
-import { authIdentity, authMfaChallenge, authMfaFactor, authOneTimeToken, providerIdentity } from "./schema";
+import { type AuthIdentityRow, type ProviderIdentityRow } from "./schema";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -8,9 +8,6 @@ import { authIdentity, authMfaChallenge, authMfaFactor, authOneTimeToken, provid
  */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
-
-export type AuthIdentityRow = typeof authIdentity.$inferSelect;
-export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
 
 /** The actor types that sign in: admin users and customers. */
 export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("customer")]);
@@ -46,10 +43,6 @@ export const AuthIdentityView = Type.Object({
 
 /** An identity with its provider identities, as the service returns it (secrets included: never send it as is). */
 export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIdentityRow[] };
-export type OneTimeTokenRow = typeof authOneTimeToken.$inferSelect;
-
-export type MfaFactorRow = typeof authMfaFactor.$inferSelect;
-export type MfaChallengeRow = typeof authMfaChallenge.$inferSelect;
 
 /** The second factors offered: an authenticator app (RFC 6238 TOTP). */
 export const MfaProvider = Type.Literal("totp");
@@ -107,5 +100,12 @@ export const MfaChallengeView = Strict({
   max_attempts: Type.Integer(),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type OneTimeTokenKind } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type AuthIdentityRow,
+  type MfaChallengeRow,
+  type MfaFactorRow,
+  type OneTimeTokenKind,
+  type OneTimeTokenRow,
+  type ProviderIdentityRow,
+} from "./schema";

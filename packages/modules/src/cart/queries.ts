@@ -9,8 +9,7 @@ import {
   type JsonRelation,
   type Placeholders,
 } from "@kasse/db";
-import { cart, cartLineItem, cartShippingMethod } from "./schema";
-import { type CartLineItemRow, type CartShippingMethodRow } from "./shapes";
+import { cart, cartLineItem, cartShippingMethod, type CartLineItemRow, type CartShippingMethodRow } from "./schema";
 
 // The cart module's SQL: the only file of the module that imports drizzle and its tables. Cart
 // writes and answers are checkout's hot path: every statement here has a fixed text (a statement,

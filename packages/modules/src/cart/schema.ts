@@ -1,3 +1,4 @@
+import { bigint, boolean, index, integer, jsonb, text } from "@kasse/db";
 import {
   indexes,
   metadata,
@@ -7,12 +8,6 @@ import {
   parentId,
   timestamptz,
   storedAddress,
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  text,
   indexWhere,
 } from "@kasse/db";
 
@@ -125,3 +120,6 @@ export const cartShippingMethod = entityTable(
   },
   (t) => [index("cart_shipping_method_cart_idx").on(t.cart_id)],
 );
+export type CartRow = typeof cart.$inferSelect;
+export type CartLineItemRow = typeof cartLineItem.$inferSelect;
+export type CartShippingMethodRow = typeof cartShippingMethod.$inferSelect;

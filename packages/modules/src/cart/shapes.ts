@@ -18,10 +18,6 @@ import { cart, cartLineItem, cartShippingMethod } from "./schema";
 /** A cart's address (Medusa's shape), stored on the cart as JSON with its own id. */
 export type CartAddress = StoredAddress;
 
-export type CartRow = typeof cart.$inferSelect;
-export type CartLineItemRow = typeof cartLineItem.$inferSelect;
-export type CartShippingMethodRow = typeof cartShippingMethod.$inferSelect;
-
 const Text = Type.Union([Title(), Type.Null()]);
 
 /** An address in a cart request (`POST /store/carts/{id}/shipping-address` and the cart update). */
@@ -156,5 +152,11 @@ export const AdjustmentView = View({
   shipping_method_id: Type.String(),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type Adjustment, type TaxLine } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type Adjustment,
+  type CartLineItemRow,
+  type CartRow,
+  type CartShippingMethodRow,
+  type TaxLine,
+} from "./schema";

@@ -10,8 +10,8 @@ import {
   type ListPaging,
   type Placeholders,
 } from "@kasse/db";
-import { currency } from "./schema";
-import { type CurrencyFilters, type CurrencyRow } from "./shapes";
+import { currency, type CurrencyRow } from "./schema";
+import type { CurrencyFilters } from "./shapes";
 
 // The currency module's SQL: the only file of the module that imports drizzle and its table.
 

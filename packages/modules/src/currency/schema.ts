@@ -1,4 +1,5 @@
-import { timestamps, boolean, integer, pgTable, text, uniqueIndex, indexWhere } from "@kasse/db";
+import { boolean, integer, pgTable, text, uniqueIndex } from "@kasse/db";
+import { timestamps, indexWhere } from "@kasse/db";
 
 /** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
 export const currency = pgTable(
@@ -14,3 +15,4 @@ export const currency = pgTable(
   },
   (t) => [uniqueIndex("currency_default_uq").on(t.is_default).where(indexWhere("is_default"))],
 );
+export type CurrencyRow = typeof currency.$inferSelect;

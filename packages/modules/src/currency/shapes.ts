@@ -3,8 +3,6 @@ import { Type, type Static } from "@sinclair/typebox";
 import { RowView } from "@kasse/db";
 import { currency } from "./schema";
 
-export type CurrencyRow = typeof currency.$inferSelect;
-
 /** Body of `POST /admin/currencies/{code}`. */
 export const CurrencyUpdate = Strict({ is_default: Type.Optional(Type.Boolean()) });
 export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
@@ -20,3 +18,6 @@ export interface CurrencyFilters {
 
 /** A currency. */
 export const CurrencyView = RowView(currency);
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type CurrencyRow } from "./schema";

@@ -12,14 +12,16 @@ import {
   type ListPaging,
   type Placeholders,
 } from "@kasse/db";
-import { customer, customerAddress, customerGroup, customerGroupCustomer } from "./schema";
 import {
+  customer,
+  customerAddress,
+  customerGroup,
+  customerGroupCustomer,
   type CustomerAddressRow,
-  type CustomerFilters,
-  type CustomerGroupFilters,
   type CustomerGroupRow,
   type CustomerRow,
-} from "./shapes";
+} from "./schema";
+import type { CustomerFilters, CustomerGroupFilters } from "./shapes";
 
 // The customer module's SQL (customers, addresses, groups): the only file of the module that
 // imports drizzle and its tables.

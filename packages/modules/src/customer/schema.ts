@@ -1,16 +1,5 @@
-import {
-  metadata,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  createdAt,
-  indexes,
-  boolean,
-  index,
-  pgTable,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { boolean, index, pgTable, text, uniqueIndex } from "@kasse/db";
+import { metadata, entityTable, parentId, liveUniqueIndex, createdAt, indexes } from "@kasse/db";
 
 /** Customers: registered (`has_account`) or created by an admin / a guest checkout. */
 export const customer = entityTable(
@@ -87,3 +76,6 @@ export const customerGroupCustomer = pgTable(
     index("customer_group_customer_customer_idx").on(t.customer_id),
   ],
 );
+export type CustomerRow = typeof customer.$inferSelect;
+export type CustomerAddressRow = typeof customerAddress.$inferSelect;
+export type CustomerGroupRow = typeof customerGroup.$inferSelect;

@@ -1,17 +1,15 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { customerQueries as q } from "./queries";
+import type { CustomerAddressRow, CustomerGroupRow, CustomerRow } from "./schema";
 import type {
   AddressCreate,
   AddressUpdate,
-  CustomerAddressRow,
   CustomerCreate,
   CustomerFilters,
   CustomerGroupCreate,
   CustomerGroupFilters,
-  CustomerGroupRow,
   CustomerGroupUpdate,
-  CustomerRow,
   CustomerUpdate,
 } from "./shapes";
 

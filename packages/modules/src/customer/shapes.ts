@@ -1,11 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { CountryCode, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
 import { type ListFilters } from "@kasse/db";
-import { customer, customerAddress, customerGroup } from "./schema";
-
-export type CustomerRow = typeof customer.$inferSelect;
-export type CustomerAddressRow = typeof customerAddress.$inferSelect;
-export type CustomerGroupRow = typeof customerGroup.$inferSelect;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
@@ -185,3 +180,6 @@ export const EmailChangeResponse = Strict({ email: Type.String(), expires_at: Ty
 /** Body of `POST /store/customers/me/password`. */
 export const CustomerPasswordChange = Strict({ old_password: Secret({ minLength: 1 }), new_password: Password() });
 export type CustomerPasswordChange = Static<typeof CustomerPasswordChange>;
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type CustomerAddressRow, type CustomerGroupRow, type CustomerRow } from "./schema";

@@ -4,7 +4,7 @@ import { inTransaction, transaction } from "@kasse/db";
 import { createEventService, onEventsReleased } from "./service";
 import { sendWebhook, type SendResult } from "./send";
 import { eventQueries as q } from "./queries";
-import type { EventRow, WebhookDeliveryRow, WebhookRow } from "./shapes";
+import type { EventRow, WebhookDeliveryRow, WebhookRow } from "./schema";
 import type { WebhookService } from "./webhooks";
 
 /** An in-process subscriber: registered statically in code. `handle` must be idempotent (at least once). */

@@ -1,16 +1,5 @@
-import {
-  entityTable,
-  timestamptz,
-  createdAt,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  uniqueIndex,
-  indexWhere,
-} from "@kasse/db";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "@kasse/db";
+import { entityTable, timestamptz, createdAt, indexWhere } from "@kasse/db";
 
 /**
  * The transactional outbox of domain events: a row is written in the transaction of the change it
@@ -40,6 +29,7 @@ export const event = pgTable(
     index("event_name_idx").on(t.name, t.created_at),
   ],
 );
+export type EventRow = typeof event.$inferSelect;
 
 /** Webhook endpoints: where the dispatcher POSTs events, signed with the endpoint's secret. */
 export const webhook = entityTable(
@@ -59,6 +49,7 @@ export const webhook = entityTable(
   },
   (t) => [index("webhook_created_at_idx").on(t.created_at)],
 );
+export type WebhookRow = typeof webhook.$inferSelect;
 
 export type DeliveryStatus = "scheduled" | "sending" | "succeeded" | "failed";
 
@@ -89,3 +80,4 @@ export const webhookDelivery = pgTable(
     index("webhook_delivery_webhook_idx").on(t.webhook_id, t.created_at),
   ],
 );
+export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;

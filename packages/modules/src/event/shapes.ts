@@ -1,13 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { LongText, Url, Strict } from "@kasse/core";
 import { OrNull, RowView, TimestampView } from "@kasse/db";
-import { event, webhook, webhookDelivery } from "./schema";
-
-export type EventRow = typeof event.$inferSelect;
-
-export type WebhookRow = typeof webhook.$inferSelect;
-
-export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
+import { webhookDelivery } from "./schema";
 
 // ---- Requests -------------------------------------------------------------------------------
 
@@ -68,5 +62,5 @@ export const WebhookWithSecretView = Strict({
 /** One delivery attempt. */
 export const WebhookDeliveryView = RowView(webhookDelivery);
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type DeliveryStatus } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type DeliveryStatus, type EventRow, type WebhookDeliveryRow, type WebhookRow } from "./schema";

@@ -1,4 +1,5 @@
-import { entityTable, integer, text } from "@kasse/db";
+import { integer, text } from "@kasse/db";
+import { entityTable } from "@kasse/db";
 
 /**
  * The files stored through the file module, one row per file (its key as id): what the upload

@@ -1,4 +1,4 @@
-import type { ShippingOptionPriceRow } from "./shapes";
+import type { ShippingOptionPriceRow } from "./schema";
 
 /**
  * The amount a shipping option costs in a context: a price for the region wins over a price for

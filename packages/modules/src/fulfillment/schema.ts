@@ -1,17 +1,5 @@
-import {
-  metadata,
-  money,
-  entityTable,
-  parentId,
-  indexes,
-  liveUniqueIndex,
-  timestamptz,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-} from "@kasse/db";
+import { index, integer, jsonb, pgTable, text } from "@kasse/db";
+import { metadata, money, entityTable, parentId, indexes, liveUniqueIndex, timestamptz } from "@kasse/db";
 import type { FulfillmentLabelInput, ShippingOptionRule } from "./shapes";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
@@ -130,6 +118,12 @@ export const shippingOptionPrice = pgTable(
   },
   (t) => [index("shipping_option_price_option_idx").on(t.shipping_option_id)],
 );
+export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
+export type ShippingOptionRow = typeof shippingOption.$inferSelect;
+export type ShippingOptionPriceRow = typeof shippingOptionPrice.$inferSelect;
+export type FulfillmentSetRow = typeof fulfillmentSet.$inferSelect;
+export type ServiceZoneRow = typeof serviceZone.$inferSelect;
+export type GeoZoneRow = typeof geoZone.$inferSelect;
 
 /**
  * A fulfillment: units of an order's lines packed at a stock location, then shipped and delivered.
@@ -177,4 +171,7 @@ export const fulfillmentItem = entityTable(
   },
   (t) => [...indexes("fulfillment_item", { fulfillment: t.fulfillment_id, line: t.line_item_id })],
 );
+export type FulfillmentRow = typeof fulfillment.$inferSelect;
 export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
+export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
+export type ShippingOptionTypeRow = typeof shippingOptionType.$inferSelect;

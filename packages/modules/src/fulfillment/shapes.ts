@@ -26,13 +26,6 @@ import {
   shippingProfile,
 } from "./schema";
 
-export type ShippingProfileRow = typeof shippingProfile.$inferSelect;
-export type ShippingOptionRow = typeof shippingOption.$inferSelect;
-export type ShippingOptionPriceRow = typeof shippingOptionPrice.$inferSelect;
-export type FulfillmentSetRow = typeof fulfillmentSet.$inferSelect;
-export type ServiceZoneRow = typeof serviceZone.$inferSelect;
-export type GeoZoneRow = typeof geoZone.$inferSelect;
-
 /** Body of `POST /admin/stock-locations/{id}/fulfillment-sets`. */
 export const FulfillmentSetCreate = Strict({
   name: Title({ minLength: 1 }),
@@ -149,8 +142,6 @@ export interface ShippingOptionFilters extends ListFilters {
   service_zone_id?: string[];
 }
 
-export type FulfillmentRow = typeof fulfillment.$inferSelect;
-
 /** One shipping label of a shipment (Medusa's create-shipment `labels`). */
 export const FulfillmentLabelInput = Strict({
   tracking_number: Code({ minLength: 1 }),
@@ -173,14 +164,12 @@ export const ShipmentCreate = Strict({
   no_notification: Type.Optional(Type.Boolean()),
 });
 export type ShipmentCreate = Static<typeof ShipmentCreate>;
-export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
 
 // ---- Responses ------------------------------------------------------------------------------
 
 /** A shipping profile. */
 /** A shipping option type. */
 export const ShippingOptionTypeView = RowView(shippingOptionType);
-export type ShippingOptionTypeRow = typeof shippingOptionType.$inferSelect;
 export const ShippingProfileView = RowView(shippingProfile);
 /** A shipping option's price. */
 export const ShippingOptionPriceView = RowView(shippingOptionPrice);
@@ -206,5 +195,16 @@ export const FulfillmentItemView = RowView(fulfillmentItem);
 /** A fulfillment with its items and labels. */
 export const FulfillmentView = RowView(fulfillment, { items: Type.Array(FulfillmentItemView) });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type FulfillmentLabel } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type FulfillmentItemRow,
+  type FulfillmentLabel,
+  type FulfillmentRow,
+  type FulfillmentSetRow,
+  type GeoZoneRow,
+  type ServiceZoneRow,
+  type ShippingOptionPriceRow,
+  type ShippingOptionRow,
+  type ShippingOptionTypeRow,
+  type ShippingProfileRow,
+} from "./schema";

@@ -17,15 +17,18 @@ import {
   type Placeholders,
   type RowSnapshot,
 } from "@kasse/db";
-import { inventoryItem, inventoryItemVariant, inventoryLevel, inventorySearchText, reservationItem } from "./schema";
 import {
-  type InventoryItemFilters,
+  inventoryItem,
+  inventoryItemVariant,
+  inventoryLevel,
+  inventorySearchText,
+  reservationItem,
   type InventoryItemRow,
   type InventoryItemVariantRow,
   type InventoryLevelRow,
-  type ReservationFilters,
   type ReservationRow,
-} from "./shapes";
+} from "./schema";
+import type { InventoryItemFilters, ReservationFilters } from "./shapes";
 
 // The inventory module's SQL (items, levels, reservations, variant links): the only file of the
 // module that imports drizzle and its tables. Checkout reserves through the statements below

@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { groupBy, isUniqueViolation } from "@kasse/db";
-import type { InventoryLevelRow, ReservationRow } from "./shapes";
+import type { InventoryLevelRow, ReservationRow } from "./schema";
 import type { InventoryLevel, Reservation } from "./types";
 
 // Row shapes and groupings the inventory sections share.

@@ -1,3 +1,4 @@
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text } from "@kasse/db";
 import {
   metadata,
   entityTable,
@@ -5,13 +6,6 @@ import {
   liveUniqueIndex,
   createdAt,
   indexes,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
   searchText,
   trigramIndex,
   rowExpression,
@@ -125,3 +119,7 @@ export const inventoryItemVariant = pgTable(
     positive("inventory_item_variant_required_positive", t.required_quantity),
   ],
 );
+export type InventoryItemRow = typeof inventoryItem.$inferSelect;
+export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
+export type ReservationRow = typeof reservationItem.$inferSelect;
+export type InventoryItemVariantRow = typeof inventoryItemVariant.$inferSelect;

@@ -3,11 +3,6 @@ import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url, Strict, 
 import { RowView, type ListFilters } from "@kasse/db";
 import { inventoryItem, inventoryItemVariant, inventoryLevel, reservationItem } from "./schema";
 
-export type InventoryItemRow = typeof inventoryItem.$inferSelect;
-export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
-export type ReservationRow = typeof reservationItem.$inferSelect;
-export type InventoryItemVariantRow = typeof inventoryItemVariant.$inferSelect;
-
 const Nullable = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
 const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));
 const MetadataBody = OptionalMetadata;
@@ -117,3 +112,11 @@ export const InventoryItemView = RowView(inventoryItem, {
 export const ReservationView = RowView(reservationItem);
 /** A variant's link to an inventory item: how many units of it one variant unit takes. */
 export const VariantInventoryItemView = RowView(inventoryItemVariant);
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type InventoryItemRow,
+  type InventoryItemVariantRow,
+  type InventoryLevelRow,
+  type ReservationRow,
+} from "./schema";

@@ -1,4 +1,5 @@
-import { entityTable, timestamptz, indexes, integer, jsonb, text } from "@kasse/db";
+import { integer, jsonb, text } from "@kasse/db";
+import { entityTable, timestamptz, indexes } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
@@ -27,3 +28,4 @@ export const notification = entityTable(
 );
 
 export type NotificationStatus = "pending" | "success" | "failure";
+export type NotificationRow = typeof notification.$inferSelect;

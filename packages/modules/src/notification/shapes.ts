@@ -3,8 +3,6 @@ import { Type, type Static } from "@sinclair/typebox";
 import { RowView } from "@kasse/db";
 import { type NotificationStatus, notification } from "./schema";
 
-export type NotificationRow = typeof notification.$inferSelect;
-
 /** What a caller asks to send. */
 export const NotificationInput = Strict({
   to: Type.String({ minLength: 1 }),
@@ -34,5 +32,5 @@ export interface NotificationFilters {
 /** A notification and its delivery state. */
 export const NotificationView = RowView(notification);
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type NotificationStatus } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type NotificationRow, type NotificationStatus } from "./schema";

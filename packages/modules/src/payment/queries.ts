@@ -20,8 +20,6 @@ import {
   paymentWebhookEvent,
   refund,
   refundReason,
-} from "./schema";
-import {
   type CaptureRow,
   type PaymentCollectionRow,
   type PaymentRow,
@@ -29,7 +27,7 @@ import {
   type PaymentWebhookEventRow,
   type RefundReasonRow,
   type RefundRow,
-} from "./shapes";
+} from "./schema";
 
 // The payment module's SQL (collections, sessions, payments with their captures and refunds,
 // webhook events, refund reasons): the only file of the module that imports drizzle and its tables.

@@ -1,18 +1,5 @@
-import {
-  metadata,
-  money,
-  entityTable,
-  parentId,
-  liveUniqueIndex,
-  timestamptz,
-  createdAt,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
+import { metadata, money, entityTable, parentId, liveUniqueIndex, timestamptz, createdAt } from "@kasse/db";
 
 /** Medusa's payment collection statuses (a superset of the contract's `not_paid`, `authorized`). */
 export type PaymentCollectionStatus =
@@ -136,3 +123,10 @@ export const paymentWebhookEvent = pgTable(
   },
   (t) => [primaryKey({ columns: [t.provider_id, t.event_id] })],
 );
+export type PaymentCollectionRow = typeof paymentCollection.$inferSelect;
+export type PaymentWebhookEventRow = typeof paymentWebhookEvent.$inferSelect;
+export type PaymentSessionRow = typeof paymentSession.$inferSelect;
+export type PaymentRow = typeof payment.$inferSelect;
+export type CaptureRow = typeof capture.$inferSelect;
+export type RefundRow = typeof refund.$inferSelect;
+export type RefundReasonRow = typeof refundReason.$inferSelect;

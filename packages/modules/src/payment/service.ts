@@ -3,7 +3,7 @@ import { errors, generateId, isKasseError } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import { paymentQueries as q, type Payment, type PaymentCollection } from "./queries";
-import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./shapes";
+import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./schema";
 
 export type { Payment, PaymentCollection };
 

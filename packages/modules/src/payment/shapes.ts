@@ -1,23 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Code, LongText, OptionalMetadata, Title } from "@kasse/core";
 import { OrNull, RowView, View } from "@kasse/db";
-import {
-  capture,
-  payment,
-  paymentCollection,
-  paymentSession,
-  paymentWebhookEvent,
-  refund,
-  refundReason,
-} from "./schema";
-
-export type PaymentCollectionRow = typeof paymentCollection.$inferSelect;
-export type PaymentWebhookEventRow = typeof paymentWebhookEvent.$inferSelect;
-export type PaymentSessionRow = typeof paymentSession.$inferSelect;
-export type PaymentRow = typeof payment.$inferSelect;
-export type CaptureRow = typeof capture.$inferSelect;
-export type RefundRow = typeof refund.$inferSelect;
-export type RefundReasonRow = typeof refundReason.$inferSelect;
+import { capture, payment, paymentCollection, paymentSession, refund, refundReason } from "./schema";
 
 /** Body of `POST /admin/refund-reasons`. */
 export const RefundReasonCreate = Type.Object(
@@ -57,5 +41,15 @@ export const PaymentCollectionView = RowView(paymentCollection, {
   payments: Type.Array(PaymentView),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { type PaymentCollectionStatus, type PaymentSessionStatus } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type CaptureRow,
+  type PaymentCollectionRow,
+  type PaymentCollectionStatus,
+  type PaymentRow,
+  type PaymentSessionRow,
+  type PaymentSessionStatus,
+  type PaymentWebhookEventRow,
+  type RefundReasonRow,
+  type RefundRow,
+} from "./schema";

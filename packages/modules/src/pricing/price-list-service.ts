@@ -2,12 +2,12 @@ import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import { pricingQueries as q } from "./queries";
+import type { PriceListRow } from "./schema";
 import type {
   PriceListCreate,
   PriceListFilters,
   PriceListPriceCreate,
   PriceListPricesBatch,
-  PriceListRow,
   PriceListUpdate,
 } from "./shapes";
 

@@ -1,5 +1,5 @@
 import { errors, isCurrencyCode } from "@kasse/core";
-import type { PriceRow } from "./shapes";
+import type { PriceRow } from "./schema";
 
 /** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */
 export interface Price {

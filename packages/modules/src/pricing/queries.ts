@@ -16,14 +16,16 @@ import {
   type Placeholders,
   type RowSnapshot,
 } from "@kasse/db";
-import { price, priceList, priceListRule, pricePreference } from "./schema";
 import {
-  type PriceListFilters,
+  price,
+  priceList,
+  priceListRule,
+  pricePreference,
   type PriceListRow,
-  type PricePreferenceFilters,
   type PricePreferenceRow,
   type PriceRow,
-} from "./shapes";
+} from "./schema";
+import type { PriceListFilters, PricePreferenceFilters } from "./shapes";
 
 // The pricing module's SQL (prices, price lists, price preferences): the only file of the module
 // that imports drizzle and its tables.

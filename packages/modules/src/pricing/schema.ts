@@ -1,15 +1,5 @@
-import {
-  money,
-  entityTable,
-  liveUniqueIndex,
-  timestamptz,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  text,
-  uniqueIndex,
-} from "@kasse/db";
+import { boolean, index, integer, pgTable, text, uniqueIndex } from "@kasse/db";
+import { money, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 /**
  * Money amounts of variants: a base price (no `price_list_id`) or a price list's price.
@@ -70,3 +60,6 @@ export const pricePreference = entityTable(
   },
   (t) => [liveUniqueIndex("price_preference_uq").on(t.attribute, t.value)],
 );
+export type PriceRow = typeof price.$inferSelect;
+export type PriceListRow = typeof priceList.$inferSelect;
+export type PricePreferenceRow = typeof pricePreference.$inferSelect;

@@ -3,7 +3,7 @@ import { groupBy, transaction, type RowSnapshot } from "@kasse/db";
 import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
 import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
 import { pricingQueries as q } from "./queries";
-import type { PriceRow } from "./shapes";
+import type { PriceRow } from "./schema";
 
 /** Variants' prices as they were before {@link PricingService.replaceVariantPrices} changed them. */
 export interface VariantPricesSnapshot {

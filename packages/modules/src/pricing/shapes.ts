@@ -15,10 +15,6 @@ import {
 import { OrNull, RowView, View, type ListFilters } from "@kasse/db";
 import { price, priceList, pricePreference } from "./schema";
 
-export type PriceRow = typeof price.$inferSelect;
-export type PriceListRow = typeof priceList.$inferSelect;
-export type PricePreferenceRow = typeof pricePreference.$inferSelect;
-
 const Quantity = Type.Optional(Type.Union([Count(), Type.Null()]));
 const Currency = CurrencyCode();
 
@@ -140,3 +136,6 @@ export const CalculatedPriceView = View({
   calculated_price: PriceRef(),
   original_price: PriceRef(),
 });
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type PriceListRow, type PricePreferenceRow, type PriceRow } from "./schema";

@@ -1,3 +1,4 @@
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
 import {
   fileUrl,
   metadata,
@@ -5,14 +6,6 @@ import {
   parentId,
   indexes,
   liveUniqueIndex,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
   searchText,
   trigramIndex,
   indexWhere,
@@ -251,3 +244,12 @@ export const productSalesChannel = pgTable(
     index("product_sales_channel_channel_idx").on(t.sales_channel_id),
   ],
 );
+export type ProductRow = typeof product.$inferSelect;
+export type ProductOptionRow = typeof productOption.$inferSelect;
+export type ProductOptionValueRow = typeof productOptionValue.$inferSelect;
+export type ProductVariantRow = typeof productVariant.$inferSelect;
+export type ProductImageRow = typeof productImage.$inferSelect;
+export type ProductCollectionRow = typeof productCollection.$inferSelect;
+export type ProductCategoryRow = typeof productCategory.$inferSelect;
+export type ProductTagRow = typeof productTag.$inferSelect;
+export type ProductTypeRow = typeof productType.$inferSelect;

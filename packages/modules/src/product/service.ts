@@ -12,6 +12,7 @@ import {
   type ProductOption,
   type ProductVariant,
 } from "./reads";
+import type { ProductRow, ProductVariantRow } from "./schema";
 import {
   PRODUCT_RELATIONS,
   type VariantImagesBatch,
@@ -26,8 +27,6 @@ import {
   type VariantCreate,
   type VariantUpdate,
   type VariantUpsert,
-  type ProductRow,
-  type ProductVariantRow,
 } from "./shapes";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
 

@@ -19,7 +19,12 @@ import {
 import { OrNull, RowView, View, type RowSnapshot, type ListFilters } from "@kasse/db";
 import {
   PRODUCT_STATUSES,
+  type ProductImageRow,
+  type ProductOptionRow,
+  type ProductOptionValueRow,
+  type ProductRow,
   type ProductStatus,
+  type ProductVariantRow,
   product,
   productCategory,
   productCategoryProduct,
@@ -39,16 +44,6 @@ import {
 /** Body of `POST /admin/products/{id}/variants/{variant_id}/images/batch`: image ids of the product to show the variant with, or not. */
 export const VariantImagesBatch = LinkChanges(100);
 export type VariantImagesBatch = Static<typeof VariantImagesBatch>;
-
-export type ProductRow = typeof product.$inferSelect;
-export type ProductOptionRow = typeof productOption.$inferSelect;
-export type ProductOptionValueRow = typeof productOptionValue.$inferSelect;
-export type ProductVariantRow = typeof productVariant.$inferSelect;
-export type ProductImageRow = typeof productImage.$inferSelect;
-export type ProductCollectionRow = typeof productCollection.$inferSelect;
-export type ProductCategoryRow = typeof productCategory.$inferSelect;
-export type ProductTagRow = typeof productTag.$inferSelect;
-export type ProductTypeRow = typeof productType.$inferSelect;
 
 /**
  * Every live row of some products in the product module (the product, its options and their
@@ -330,5 +325,17 @@ export const ProductView = RowView(product, {
   sales_channels: Type.Array(View({ id: Type.String() })),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { PRODUCT_STATUSES, type ProductStatus } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  PRODUCT_STATUSES,
+  type ProductCategoryRow,
+  type ProductCollectionRow,
+  type ProductImageRow,
+  type ProductOptionRow,
+  type ProductOptionValueRow,
+  type ProductRow,
+  type ProductStatus,
+  type ProductTagRow,
+  type ProductTypeRow,
+  type ProductVariantRow,
+} from "./schema";

@@ -18,14 +18,11 @@ import {
   promotionRule,
   type BudgetType,
   type RuleValue,
-} from "./schema";
-import {
   type ApplicationMethodRow,
   type CampaignBudgetRow,
-  type CampaignFilters,
-  type PromotionFilters,
   type PromotionRuleRow,
-} from "./shapes";
+} from "./schema";
+import type { CampaignFilters, PromotionFilters } from "./shapes";
 
 // The promotion module's SQL (promotions, their methods and rules, campaigns and budgets): the only
 // file of the module that imports drizzle and its tables.

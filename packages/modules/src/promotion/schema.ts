@@ -1,3 +1,4 @@
+import { bigint, boolean, index, integer, jsonb, numeric, text, uniqueIndex } from "@kasse/db";
 import {
   metadata,
   money,
@@ -6,14 +7,6 @@ import {
   indexes,
   liveUniqueIndex,
   timestamptz,
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  text,
-  uniqueIndex,
   lowerCase,
   indexWhere,
 } from "@kasse/db";
@@ -104,6 +97,11 @@ export const promotionRule = entityTable(
   },
   (t) => [index("promotion_rule_promotion_idx").on(t.promotion_id, t.kind)],
 );
+export type CampaignRow = typeof campaign.$inferSelect;
+export type CampaignBudgetRow = typeof campaignBudget.$inferSelect;
+export type PromotionRow = typeof promotion.$inferSelect;
+export type ApplicationMethodRow = typeof applicationMethod.$inferSelect;
+export type PromotionRuleRow = typeof promotionRule.$inferSelect;
 
 export const PROMOTION_TYPES = ["standard", "buyget"] as const;
 export const PROMOTION_STATUSES = ["draft", "active", "inactive"] as const;

@@ -30,12 +30,6 @@ import {
   promotionRule,
 } from "./schema";
 
-export type CampaignRow = typeof campaign.$inferSelect;
-export type CampaignBudgetRow = typeof campaignBudget.$inferSelect;
-export type PromotionRow = typeof promotion.$inferSelect;
-export type ApplicationMethodRow = typeof applicationMethod.$inferSelect;
-export type PromotionRuleRow = typeof promotionRule.$inferSelect;
-
 /**
  * Amounts that are money only for some kinds, for Medusa's dialect: a `fixed` application
  * method's `value` (a percentage otherwise), a `spend` budget's `limit` and `used` (orders
@@ -233,16 +227,21 @@ export const RuleBatchResponse = Type.Object({
   deleted: Type.Object({ ids: Type.Array(Type.String()), object: Type.String(), deleted: Type.Boolean() }),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
 export {
   ALLOCATIONS,
   APPLICATION_TYPES,
   type Allocation,
+  type ApplicationMethodRow,
   type ApplicationType,
   BUDGET_TYPES,
   type BudgetType,
+  type CampaignBudgetRow,
+  type CampaignRow,
   PROMOTION_STATUSES,
   PROMOTION_TYPES,
+  type PromotionRow,
+  type PromotionRuleRow,
   type PromotionStatus,
   type PromotionType,
   RULE_KINDS,

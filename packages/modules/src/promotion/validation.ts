@@ -1,7 +1,14 @@
 import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
-import type { Allocation, ApplicationType, PromotionType, RuleOperator, TargetType } from "./schema";
-import type { ApplicationMethodRow, RuleCreate } from "./shapes";
+import type {
+  Allocation,
+  ApplicationType,
+  PromotionType,
+  RuleOperator,
+  TargetType,
+  ApplicationMethodRow,
+} from "./schema";
+import type { RuleCreate } from "./shapes";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
 export interface NormalizedRule {

@@ -1,6 +1,6 @@
 import { groupBy } from "@kasse/db";
 import { promotionQueries as q } from "./queries";
-import type { ApplicationMethodRow, CampaignBudgetRow, CampaignRow, PromotionRow, PromotionRuleRow } from "./shapes";
+import type { ApplicationMethodRow, CampaignBudgetRow, CampaignRow, PromotionRow, PromotionRuleRow } from "./schema";
 
 /** A rule as the API answers it. */
 export type RuleView = Pick<

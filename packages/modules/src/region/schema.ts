@@ -1,4 +1,5 @@
-import { metadata, entityTable, indexes, boolean, index, pgTable, primaryKey, text } from "@kasse/db";
+import { boolean, index, pgTable, primaryKey, text } from "@kasse/db";
+import { metadata, entityTable, indexes } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(
@@ -41,3 +42,5 @@ export const regionPaymentProvider = pgTable(
     index("region_payment_provider_provider_idx").on(t.provider_id),
   ],
 );
+export type RegionRow = typeof region.$inferSelect;
+export type CountryRow = typeof regionCountry.$inferSelect;

@@ -3,9 +3,6 @@ import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title, Strict } from "
 import { RowView, View, type ListFilters } from "@kasse/db";
 import { region, regionCountry } from "./schema";
 
-export type RegionRow = typeof region.$inferSelect;
-export type CountryRow = typeof regionCountry.$inferSelect;
-
 /** Body of `POST /admin/regions`. */
 export const RegionCreate = Strict({
   name: Title({ minLength: 1 }),
@@ -36,3 +33,6 @@ export const RegionView = RowView(region, {
   countries: Type.Array(CountryView),
   payment_providers: Type.Array(View({ id: Type.String(), is_enabled: Type.Boolean() })),
 });
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type CountryRow, type RegionRow } from "./schema";

@@ -1,4 +1,5 @@
-import { metadata, entityTable, liveUniqueIndex, indexes, boolean, text } from "@kasse/db";
+import { boolean, text } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, indexes } from "@kasse/db";
 
 /** Sales channels: where products are sold; publishable keys and carts point at one. */
 export const salesChannel = entityTable(
@@ -16,3 +17,4 @@ export const salesChannel = entityTable(
     liveUniqueIndex("sales_channel_default_uq", "is_default").on(t.is_default),
   ],
 );
+export type SalesChannelRow = typeof salesChannel.$inferSelect;

@@ -3,8 +3,6 @@ import { LongText, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { RowView, type ListFilters } from "@kasse/db";
 import { salesChannel } from "./schema";
 
-export type SalesChannelRow = typeof salesChannel.$inferSelect;
-
 /** Body of `POST /admin/sales-channels`. */
 export const SalesChannelCreate = Strict({
   name: Title({ minLength: 1 }),
@@ -28,3 +26,6 @@ export interface SalesChannelFilters extends ListFilters {
 
 /** A sales channel. */
 export const SalesChannelView = RowView(salesChannel);
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type SalesChannelRow } from "./schema";

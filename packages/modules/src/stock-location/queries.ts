@@ -5,8 +5,10 @@ import {
   stockLocation,
   stockLocationAddress,
   stockLocationProviderExclusion as exclusions,
+  type StockLocationAddressRow,
+  type StockLocationRow,
 } from "./schema";
-import { type StockLocationAddressRow, type StockLocationFilters, type StockLocationRow } from "./shapes";
+import type { StockLocationFilters } from "./shapes";
 
 // The stock-location module's SQL: the only file of the module that imports drizzle and its tables.
 

@@ -1,15 +1,5 @@
-import {
-  indexes,
-  metadata,
-  timestamps,
-  entityTable,
-  parentId,
-  createdAt,
-  index,
-  pgTable,
-  primaryKey,
-  text,
-} from "@kasse/db";
+import { index, pgTable, primaryKey, text } from "@kasse/db";
+import { indexes, metadata, timestamps, entityTable, parentId, createdAt } from "@kasse/db";
 
 /** Stock locations: warehouses and stores holding inventory levels. */
 export const stockLocation = entityTable(
@@ -73,3 +63,5 @@ export const stockLocationProviderExclusion = pgTable(
   },
   (t) => [primaryKey({ columns: [t.stock_location_id, t.provider_id] })],
 );
+export type StockLocationRow = typeof stockLocation.$inferSelect;
+export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;

@@ -1,13 +1,12 @@
 import { generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { stockLocationQueries as q } from "./queries";
+import type { StockLocationAddressRow, StockLocationRow } from "./schema";
 import type {
   StockLocationAddressInput,
-  StockLocationAddressRow,
   StockLocationCreate,
   StockLocationFilters,
   StockLocationFulfillmentProviders,
-  StockLocationRow,
   StockLocationSalesChannels,
   StockLocationUpdate,
 } from "./shapes";

@@ -3,9 +3,6 @@ import { CountryCode, OptionalMetadata, Title, Strict, LinkChanges } from "@kass
 import { MetadataView, OrNull, RowView, TimestampView, View, type ListFilters } from "@kasse/db";
 import { stockLocation, stockLocationAddress } from "./schema";
 
-export type StockLocationRow = typeof stockLocation.$inferSelect;
-export type StockLocationAddressRow = typeof stockLocationAddress.$inferSelect;
-
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 
@@ -74,3 +71,6 @@ export const StockLocationView = RowView(stockLocation, {
     }),
   ),
 });
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type StockLocationAddressRow, type StockLocationRow } from "./schema";

@@ -1,4 +1,5 @@
-import { metadata, entityTable, liveUniqueIndex, boolean, index, text } from "@kasse/db";
+import { boolean, index, text } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex } from "@kasse/db";
 
 /** The store: its name, the currencies it sells in, and its default region, location and sales channel. */
 export const store = entityTable(
@@ -29,3 +30,5 @@ export const storeCurrency = entityTable(
     liveUniqueIndex("store_currency_default_uq", "is_default").on(t.store_id),
   ],
 );
+export type StoreRow = typeof store.$inferSelect;
+export type StoreCurrencyRow = typeof storeCurrency.$inferSelect;

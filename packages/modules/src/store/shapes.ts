@@ -3,9 +3,6 @@ import { CurrencyCode, DateTime, Id, OptionalMetadata, Title, Strict } from "@ka
 import { RowView, type ListFilters } from "@kasse/db";
 import { store, storeCurrency } from "./schema";
 
-export type StoreRow = typeof store.$inferSelect;
-export type StoreCurrencyRow = typeof storeCurrency.$inferSelect;
-
 // What the admin dashboard sends back of a supported currency it read (it spreads the whole
 // object into its update); only `currency_code`, `is_default` and `is_tax_inclusive` are used.
 const EchoedCurrency = Strict({
@@ -59,3 +56,6 @@ export const StoreCurrencyView = RowView(storeCurrency);
 export const StoreView = RowView(store, { supported_currencies: Type.Optional(Type.Array(StoreCurrencyView)) }, [
   "is_primary",
 ]);
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type StoreCurrencyRow, type StoreRow } from "./schema";

@@ -11,8 +11,8 @@ import {
   type Placeholders,
   type ListFilters,
 } from "@kasse/db";
-import { taxRate, taxRateRule, taxRegion } from "./schema";
-import { type TaxRateRow, type TaxRegionFilters } from "./shapes";
+import { taxRate, taxRateRule, taxRegion, type TaxRateRow } from "./schema";
+import type { TaxRegionFilters } from "./shapes";
 
 // The tax module's SQL: the only file of the module that imports drizzle and its tables.
 

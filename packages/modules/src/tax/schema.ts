@@ -1,4 +1,5 @@
-import { metadata, entityTable, parentId, liveUniqueIndex, boolean, doublePrecision, index, text } from "@kasse/db";
+import { boolean, doublePrecision, index, text } from "@kasse/db";
+import { metadata, entityTable, parentId, liveUniqueIndex } from "@kasse/db";
 
 /** A tax region: a country, or a province of a country (with the country region as parent). */
 export const taxRegion = entityTable(
@@ -60,3 +61,6 @@ export const taxRateRule = entityTable(
     index("tax_rate_rule_reference_idx").on(t.reference, t.reference_id),
   ],
 );
+export type TaxRegionRow = typeof taxRegion.$inferSelect;
+export type TaxRateRow = typeof taxRate.$inferSelect;
+export type TaxRateRuleRow = typeof taxRateRule.$inferSelect;

@@ -3,10 +3,6 @@ import { Code, CountryCode, Id, OptionalMetadata, Title, Strict } from "@kasse/c
 import { OrNull, RowView, type ListFilters } from "@kasse/db";
 import { TAX_RATE_RULE_REFERENCES, taxRate, taxRateRule, taxRegion } from "./schema";
 
-export type TaxRegionRow = typeof taxRegion.$inferSelect;
-export type TaxRateRow = typeof taxRate.$inferSelect;
-export type TaxRateRuleRow = typeof taxRateRule.$inferSelect;
-
 /** A rule of a tax rate, as given when the rate is created or its rules replaced. */
 export const TaxRateRuleInput = Strict({
   reference: Type.Union(TAX_RATE_RULE_REFERENCES.map((r) => Type.Literal(r))),
@@ -71,5 +67,11 @@ export const TaxRegionView = RowView(taxRegion, {
   children: Type.Array(TaxRegionRelationView),
 });
 
-// The column vocabulary the tables declare, part of what the module takes and gives.
-export { TAX_RATE_RULE_REFERENCES, type TaxRateRuleReference } from "./schema";
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  TAX_RATE_RULE_REFERENCES,
+  type TaxRateRow,
+  type TaxRateRuleReference,
+  type TaxRateRuleRow,
+  type TaxRegionRow,
+} from "./schema";

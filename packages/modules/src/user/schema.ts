@@ -1,4 +1,5 @@
-import { metadata, entityTable, liveUniqueIndex, timestamptz, boolean, index, text, uniqueIndex } from "@kasse/db";
+import { boolean, index, text, uniqueIndex } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 export const user = entityTable(
   "user",
@@ -11,6 +12,7 @@ export const user = entityTable(
   },
   (t) => [liveUniqueIndex("user_email_uq").on(t.email), index("user_created_at_idx").on(t.created_at)],
 );
+export type UserRow = typeof user.$inferSelect;
 
 /**
  * Invitations to become an admin user (Medusa's invites). Only a SHA-256 of the invite's secret is
@@ -34,3 +36,4 @@ export const invite = entityTable(
     index("invite_created_at_idx").on(t.created_at),
   ],
 );
+export type InviteRow = typeof invite.$inferSelect;

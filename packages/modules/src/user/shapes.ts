@@ -1,13 +1,10 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Email, OptionalMetadata, Title, Strict } from "@kasse/core";
 import { type ListFilters } from "@kasse/db";
-import { invite, user } from "./schema";
 
 /** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
 /** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
 const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
-
-export type UserRow = typeof user.$inferSelect;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
@@ -55,8 +52,6 @@ export interface UserFilters extends ListFilters {
   email?: string[];
 }
 
-export type InviteRow = typeof invite.$inferSelect;
-
 /** Body of `POST /admin/invites`. */
 export const InviteCreate = Strict({ email: Email(), metadata: MetadataBody });
 export type InviteCreate = Static<typeof InviteCreate>;
@@ -83,3 +78,6 @@ export const InviteView = Type.Object({
 export interface InviteFilters extends ListFilters {
   email?: string[];
 }
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export { type InviteRow, type UserRow } from "./schema";
