@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from "@kasse/db";
 import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
-import type { MfaMethod, MfaProvider } from "./shapes";
+import type { MfaMethod, MfaProvider } from "./column-shapes";
 
 export const authIdentity = entityTable(
   "auth_identity",

@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
 import { type AuthIdentityRow, type ProviderIdentityRow } from "./schema";
+import { MfaProvider, MfaMethod } from "./column-shapes";
 
 /**
  * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
@@ -43,13 +44,6 @@ export const AuthIdentityView = Type.Object({
 
 /** An identity with its provider identities, as the service returns it (secrets included: never send it as is). */
 export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIdentityRow[] };
-
-/** The second factors offered: an authenticator app (RFC 6238 TOTP). */
-export const MfaProvider = Type.Literal("totp");
-export type MfaProvider = Static<typeof MfaProvider>;
-/** How a challenge or a disable is answered: a TOTP code or a recovery code. */
-export const MfaMethod = Type.Union([MfaProvider, Type.Literal("recovery_code")]);
-export type MfaMethod = Static<typeof MfaMethod>;
 
 /** `POST /auth/mfa/factors` (`sdk.auth.mfa.start`): begins a setup. */
 export const MfaStartBody = Strict({
@@ -109,3 +103,5 @@ export {
   type OneTimeTokenRow,
   type ProviderIdentityRow,
 } from "./schema";
+
+export { MfaProvider, MfaMethod } from "./column-shapes";

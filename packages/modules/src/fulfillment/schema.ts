@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text } from "@kasse/db";
 import { metadata, money, entityTable, parentId, indexes, liveUniqueIndex, timestamptz } from "@kasse/db";
-import type { FulfillmentLabelInput, ShippingOptionRule } from "./shapes";
+import type { FulfillmentLabelInput, ShippingOptionRule } from "./column-shapes";
 
 /** Shipping profiles group products that ship the same way; a store always has a `default` one. */
 export const shippingProfile = entityTable(

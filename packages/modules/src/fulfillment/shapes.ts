@@ -10,7 +10,6 @@ import {
   OptionalMetadata,
   ProviderData,
   Title,
-  Url,
   Strict,
 } from "@kasse/core";
 import { Extend, AnyJson, OrNull, RowView, View, type ListFilters } from "@kasse/db";
@@ -25,6 +24,7 @@ import {
   shippingOptionType,
   shippingProfile,
 } from "./schema";
+import { ShippingOptionRule, FulfillmentLabelInput } from "./column-shapes";
 
 /** Body of `POST /admin/stock-locations/{id}/fulfillment-sets`. */
 export const FulfillmentSetCreate = Strict({
@@ -95,13 +95,6 @@ export const ShippingProfileCreate = Strict({
 });
 export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
 
-export const ShippingOptionRule = Strict({
-  attribute: Code({ minLength: 1 }),
-  operator: Type.Union(["eq", "ne", "in", "gt", "gte", "lt", "lte", "nin"].map((o) => Type.Literal(o))),
-  value: Type.Union([Code(), Type.Array(Code(), { maxItems: 1000 })]),
-});
-export type ShippingOptionRule = Static<typeof ShippingOptionRule>;
-
 /** A price is for a currency or for a region: exactly one of the two. */
 export const ShippingOptionPriceInput = Type.Union([
   Strict({ currency_code: CurrencyCode(), amount: Amount() }),
@@ -141,14 +134,6 @@ export interface ShippingOptionFilters extends ListFilters {
   shipping_profile_id?: string[];
   service_zone_id?: string[];
 }
-
-/** One shipping label of a shipment (Medusa's create-shipment `labels`). */
-export const FulfillmentLabelInput = Strict({
-  tracking_number: Code({ minLength: 1 }),
-  tracking_url: Url(),
-  label_url: Url(),
-});
-export type FulfillmentLabelInput = Static<typeof FulfillmentLabelInput>;
 
 /**
  * Body of `POST /admin/orders/{id}/fulfillments/{fulfillment_id}/shipments`: Medusa's clients list
@@ -208,3 +193,5 @@ export {
   type ShippingOptionTypeRow,
   type ShippingProfileRow,
 } from "./schema";
+
+export { ShippingOptionRule, FulfillmentLabelInput } from "./column-shapes";
