@@ -34,8 +34,15 @@ function moduleOf(rel) {
   return match ? { module: match[1], file: match[2] } : null;
 }
 
-const isQueriesFile = (file) => file === "queries.ts" || file.startsWith("queries/");
-const mayDeclareOrReadTables = (file) => isQueriesFile(file) || file === "schema.ts" || file === "tables.ts";
+const isQueriesFile = (file) => /(^|\/)queries(\.ts$|\/)/.test(file);
+
+/**
+ * Where `drizzle-orm` may not be imported: the modules, the engine, flows, runtime and apps, outside
+ * their queries files. A schema file declares its tables with @kasse/db's vocabulary (`entityTable`,
+ * `text`, `indexWhere`, …), and everything else calls the queries.
+ */
+const forbidsDrizzle = (rel) =>
+  /^(packages\/(modules|workflows|flows|runtime)|apps)\//.test(rel) && !isQueriesFile(rel);
 
 export default {
   meta: {
@@ -44,10 +51,10 @@ export default {
       replaced: "'{{name}}' is replaced by {{by}} (docs/CONVENTIONS.md \"Data\")",
       raw: "sql.raw is for migrations and @kasse/db only: write the statement with the drizzle builder or sql`…` (values as parameters, names with sql.identifier)",
       drizzle:
-        "only a module's queries file (and schema.ts) imports drizzle: name the statement in queries.ts and call it",
+        "only a queries file imports drizzle: name the statement in queries.ts and call it (schema.ts declares tables with @kasse/db's builders)",
       handle: "a module takes no database handle: queries read the ambient one (`db`, `statement`)",
       schemaExport:
-        "a module's index exports no table: tests, migrations and `kasse check` import `@kasse/modules/{{module}}/tables`",
+        "a module's index exports no table and nothing of schema.ts (its shapes come from ./shapes): tests, migrations and `kasse check` import `@kasse/modules/{{module}}/tables`",
     },
     schema: [],
   },
@@ -59,7 +66,7 @@ export default {
     const checkImport = (node) => {
       const source = node.source?.value;
       if (typeof source !== "string") return;
-      if (inModule && !test && !mayDeclareOrReadTables(inModule.file) && source.startsWith("drizzle-orm"))
+      if (!test && forbidsDrizzle(rel) && (source === "drizzle-orm" || source.startsWith("drizzle-orm/")))
         context.report({ node, messageId: "drizzle" });
       if (source !== "@kasse/db") return;
       for (const spec of node.specifiers ?? []) {
@@ -70,11 +77,19 @@ export default {
         if (inModule && !test && (name === "Db" || name === "Tx")) context.report({ node: spec, messageId: "handle" });
       }
     };
+    const checkIndexExport = (node) => {
+      if (inModule && inModule.file === "index.ts" && /^\.\/(schema|tables)$/.test(node.source?.value ?? ""))
+        context.report({ node, messageId: "schemaExport", data: { module: inModule.module } });
+    };
     return {
-      ImportDeclaration: checkImport,
-      ExportAllDeclaration(node) {
-        if (inModule && inModule.file === "index.ts" && /^\.\/(schema|tables)$/.test(node.source.value))
-          context.report({ node, messageId: "schemaExport", data: { module: inModule.module } });
+      ImportDeclaration(node) {
+        checkImport(node);
+        checkIndexExport(node);
+      },
+      ExportAllDeclaration: checkIndexExport,
+      ExportNamedDeclaration(node) {
+        if (node.source) checkImport(node);
+        checkIndexExport(node);
       },
       // `sql.raw(…)`
       CallExpression(node) {

@@ -33,6 +33,26 @@ export {
   timestamps,
   timestamptz,
 } from "./columns";
+export {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  indexWhere,
+  integer,
+  jsonb,
+  lowerCase,
+  nonNegative,
+  numeric,
+  pgTable,
+  positive,
+  primaryKey,
+  rowExpression,
+  searchText,
+  text,
+  trigramIndex,
+  uniqueIndex,
+} from "./table-builders";
 export { storedAddress, toStoredAddress, type StoredAddress } from "./address";
 export {
   DEFAULT_LIMIT,

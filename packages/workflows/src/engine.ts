@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { errors, fromJSON, generateId, isKasseError } from "@kasse/core";
 import { type Db } from "@kasse/db";
 import { asJson, backoffDelay, systemClock } from "./backoff";
-import * as journal from "./journal";
+import * as journal from "./queries";
 import { runExecution, Halted, LeaseLost, type RunEnv } from "./runner";
 import { journalCopy } from "./secrets";
 import type { Scheduler } from "./scheduler";

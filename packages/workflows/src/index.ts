@@ -9,7 +9,7 @@ export {
   stuckAfterMs,
   type ExecutionFilters,
   type StepSummary,
-} from "./journal";
+} from "./queries";
 export * from "./schema";
 export type * from "./types";
 export type { Scheduler, SchedulerHandlers, MaintenanceJob, Consumer } from "./scheduler";

@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { errors, fromJSON, KasseError, scrubError, toKasseError } from "@kasse/core";
 import { currentHandle, lockKeys, onDatabase, transaction, withTimeout, type Db } from "@kasse/db";
 import { asJson, backoffDelay } from "./backoff";
-import * as journal from "./journal";
+import * as journal from "./queries";
 import type { ExecutionRow, StepRunRow } from "./schema";
 import { collectSecrets, containsRedacted, journalCopy, SecretUnavailableError } from "./secrets";
 import type { EventRecorder } from "./events";
@@ -425,10 +424,7 @@ class Run {
         }
         if (step.transactional) {
           return await transaction(async () => {
-            if (step.timeoutMs !== undefined)
-              await currentHandle().execute(
-                sql`select set_config('statement_timeout', ${String(step.timeoutMs)}, true)`,
-              );
+            if (step.timeoutMs !== undefined) await journal.limitStatements(currentHandle(), step.timeoutMs);
             const invoked = step.invoke(input, this.txContext(index, attempt, abandoned.signal));
             invoked.catch(() => {}); // after a timeout the attempt is abandoned; its late failure is not news
             const result = await withTimeout(invoked, step.timeoutMs, timeout);

@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { type SerializedError } from "@kasse/core";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
 import { RowView, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
 
 /** Where an execution is: `running` → `succeeded`, or → (`compensating` →) `compensated` / `compensation_failed`, or `failed`. */

@@ -8,4 +8,4 @@ export {
   type ApiKeyFilters,
   type ApiKeyRow,
   type ApiKeyType,
-} from "./schema";
+} from "./shapes";

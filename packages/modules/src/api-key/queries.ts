@@ -1,6 +1,7 @@
 import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
-import { apiKey, apiKeySalesChannel, type ApiKeyFilters, type ApiKeyRow, type ApiKeyType } from "./schema";
+import { apiKey, apiKeySalesChannel, type ApiKeyRow } from "./schema";
+import type { ApiKeyFilters, ApiKeyType } from "./shapes";
 
 // The api-key module's SQL: the only file of the module that imports drizzle and its tables.
 

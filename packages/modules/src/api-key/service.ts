@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { apiKeyQueries as q } from "./queries";
-import type { ApiKeyCreate, ApiKeyFilters, ApiKeyRow, ApiKeySalesChannels, ApiKeyUpdate } from "./schema";
+import type { ApiKeyRow } from "./schema";
+import type { ApiKeyCreate, ApiKeyFilters, ApiKeySalesChannels, ApiKeyUpdate } from "./shapes";
 
 /** sha256 of a token: keys are looked up by it, never by the token itself. */
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");

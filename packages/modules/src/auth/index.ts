@@ -20,7 +20,7 @@ export {
   type OneTimeTokenKind,
   type OneTimeTokenRow,
   type ProviderIdentityRow,
-} from "./schema";
+} from "./shapes";
 export {
   createAuthService,
   actorIdOf,

@@ -3,14 +3,8 @@ import { deriveKey, errors, generateId, KasseError, seal, unseal } from "@kasse/
 import { isUniqueViolation, transaction } from "@kasse/db";
 import { authQueries as q } from "./queries";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp";
-import type {
-  MfaChallengeBody,
-  MfaChallengeRow,
-  MfaDisableBody,
-  MfaFactorRow,
-  MfaMethod,
-  MfaStartBody,
-} from "./schema";
+import type { MfaChallengeRow, MfaFactorRow } from "./schema";
+import type { MfaChallengeBody, MfaDisableBody, MfaMethod, MfaStartBody } from "./shapes";
 
 /**
  * How long a sign-in may wait for its second factor and how many codes it may try; and how many

@@ -7,14 +7,14 @@ import {
   authMfaRecoveryCode,
   authOneTimeToken,
   providerIdentity,
+  type OneTimeTokenKind,
   type AuthIdentityRow,
   type MfaChallengeRow,
   type MfaFactorRow,
-  type MfaMethod,
-  type OneTimeTokenKind,
   type OneTimeTokenRow,
   type ProviderIdentityRow,
 } from "./schema";
+import type { MfaMethod } from "./shapes";
 
 // The auth module's SQL (identities and their sign-ins, one-time tokens, second factors): the only
 // file of the module that imports drizzle and its tables.

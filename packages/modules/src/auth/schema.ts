@@ -1,14 +1,6 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from "@kasse/db";
 import { entityTable, parentId, timestamptz, createdAt, indexes } from "@kasse/db";
-
-/**
- * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
- * links it to actors as `{user_id, customer_id}`, so one email can be an admin and a customer.
- */
-/** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
-const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
+import type { MfaMethod, MfaProvider } from "./column-shapes";
 
 export const authIdentity = entityTable(
   "auth_identity",
@@ -47,44 +39,8 @@ export const providerIdentity = entityTable(
     index("provider_identity_auth_identity_id_idx").on(t.auth_identity_id),
   ],
 );
-
 export type AuthIdentityRow = typeof authIdentity.$inferSelect;
 export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
-
-/** The actor types that sign in: admin users and customers. */
-export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("customer")]);
-export type ActorType = Static<typeof ActorType>;
-
-/** Body of an emailpass sign-in: an email and a password (any length: one set before the minimum still signs in). */
-export const EmailPassBody = Strict({ email: Email(), password: Secret({ minLength: 1 }) });
-export type EmailPassBody = Static<typeof EmailPassBody>;
-
-/** Body of an emailpass registration or password change: a new password is 8 characters or more. */
-export const EmailPassNewPasswordBody = Strict({ email: Email(), password: Password() });
-
-/** A provider identity as clients see it: no `provider_metadata`. */
-export const ProviderIdentityView = Type.Object({
-  id: Type.String(),
-  entity_id: Type.String(),
-  provider: Type.String(),
-  auth_identity_id: Type.String(),
-  user_metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
-
-/** An auth identity as clients see it (the contract's `entity_id` is its first provider identity's). */
-export const AuthIdentityView = Type.Object({
-  id: Type.String(),
-  entity_id: Type.Optional(Type.String()),
-  app_metadata: Type.Record(Type.String(), Type.Unknown()),
-  provider_identities: Type.Array(ProviderIdentityView),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
-
-/** An identity with its provider identities, as the service returns it (secrets included: never send it as is). */
-export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIdentityRow[] };
 
 /**
  * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and
@@ -175,62 +131,5 @@ export const authMfaChallenge = pgTable(
   },
   (t) => [...indexes("auth_mfa_challenge", { identity: t.auth_identity_id, expires: t.expires_at })],
 );
-
 export type MfaFactorRow = typeof authMfaFactor.$inferSelect;
 export type MfaChallengeRow = typeof authMfaChallenge.$inferSelect;
-
-/** The second factors offered: an authenticator app (RFC 6238 TOTP). */
-export const MfaProvider = Type.Literal("totp");
-export type MfaProvider = Static<typeof MfaProvider>;
-/** How a challenge or a disable is answered: a TOTP code or a recovery code. */
-export const MfaMethod = Type.Union([MfaProvider, Type.Literal("recovery_code")]);
-export type MfaMethod = Static<typeof MfaMethod>;
-
-/** `POST /auth/mfa/factors` (`sdk.auth.mfa.start`): begins a setup. */
-export const MfaStartBody = Strict({
-  provider: MfaProvider,
-  label: Type.Optional(Type.Union([Title(), Type.Null()])),
-  issuer: Type.Optional(Title({ minLength: 1 })),
-  metadata: OptionalMetadata(),
-});
-export type MfaStartBody = Static<typeof MfaStartBody>;
-
-/** `POST /auth/mfa/factors/{id}/verify`: the first code from the app. */
-export const MfaVerifyBody = Strict({ code: Secret({ minLength: 1 }) });
-
-/** `DELETE /auth/mfa/factors/{id}`: an enabled factor needs a code (TOTP unless `method` says recovery_code). */
-export const MfaDisableBody = Strict({
-  method: Type.Optional(MfaMethod),
-  code: Type.Optional(Secret({ minLength: 1 })),
-});
-export type MfaDisableBody = Static<typeof MfaDisableBody>;
-
-/** `POST /auth/mfa/recovery-codes`: how many new codes (replacing the old ones). */
-export const MfaRecoveryCodesBody = Strict({ count: Type.Optional(Count({ minimum: 1, maximum: 20 })) });
-
-/** `POST /auth/mfa/challenges/{id}/verify`: the second factor of a sign-in. */
-export const MfaChallengeBody = Strict({ method: MfaMethod, code: Secret({ minLength: 1 }) });
-export type MfaChallengeBody = Static<typeof MfaChallengeBody>;
-
-/** A factor as its identity sees it (strict: the secret is never answered). */
-export const MfaFactorView = Strict({
-  id: Type.String(),
-  auth_identity_id: Type.String(),
-  provider: MfaProvider,
-  status: Type.Union([Type.Literal("pending"), Type.Literal("enabled"), Type.Literal("disabled")]),
-  label: Type.Union([Type.String(), Type.Null()]),
-  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
-
-/** The challenge a sign-in answers with when the identity has MFA (Medusa's `AuthMfaChallengeDTO`). */
-export const MfaChallengeView = Strict({
-  id: Type.String(),
-  actor_type: Type.String(),
-  auth_provider: Type.String(),
-  methods: Type.Array(MfaMethod),
-  expires_at: Timestamp(),
-  attempts: Type.Integer(),
-  max_attempts: Type.Integer(),
-});

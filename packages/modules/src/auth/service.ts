@@ -6,7 +6,8 @@ import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./p
 import { createOneTimeTokenService } from "./one-time-tokens";
 import { createMfaService, type MfaChallenge } from "./mfa";
 import { authQueries as q } from "./queries";
-import type { AuthIdentity, AuthIdentityRow, MfaChallengeBody, ProviderIdentityRow } from "./schema";
+import type { AuthIdentityRow, ProviderIdentityRow } from "./schema";
+import type { AuthIdentity, MfaChallengeBody } from "./shapes";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
 export interface ActorClaims {

@@ -41,4 +41,4 @@ export {
   type CartRow,
   type CartShippingMethodRow,
   type TaxLine,
-} from "./schema";
+} from "./shapes";

@@ -1,15 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { toStoredAddress } from "@kasse/db";
 import { cartQueries as q } from "./queries";
-import type {
-  Adjustment,
-  CartAddress,
-  CartAddressInput,
-  CartLineItemRow,
-  CartRow,
-  CartShippingMethodRow,
-  TaxLine,
-} from "./schema";
+import type { Adjustment, TaxLine, CartLineItemRow, CartRow, CartShippingMethodRow } from "./schema";
+import type { CartAddress, CartAddressInput } from "./shapes";
 import type { CartTotals, LineTotals } from "./totals";
 
 /** A cart with its lines and shipping methods, as stored. */

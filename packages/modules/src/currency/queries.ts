@@ -10,7 +10,8 @@ import {
   type ListPaging,
   type Placeholders,
 } from "@kasse/db";
-import { currency, type CurrencyFilters, type CurrencyRow } from "./schema";
+import { currency, type CurrencyRow } from "./schema";
+import type { CurrencyFilters } from "./shapes";
 
 // The currency module's SQL: the only file of the module that imports drizzle and its table.
 

@@ -1,8 +1,5 @@
-import { Strict } from "@kasse/core";
-import { sql } from "drizzle-orm";
-import { boolean, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { RowView, timestamps } from "@kasse/db";
+import { boolean, integer, pgTable, text, uniqueIndex } from "@kasse/db";
+import { timestamps, indexWhere } from "@kasse/db";
 
 /** ISO 4217 currencies: reference data seeded by a migration; `is_default` marks the store's default. */
 export const currency = pgTable(
@@ -16,27 +13,6 @@ export const currency = pgTable(
     is_default: boolean("is_default").notNull().default(false),
     ...timestamps(),
   },
-  (t) => [
-    uniqueIndex("currency_default_uq")
-      .on(t.is_default)
-      .where(sql`is_default`),
-  ],
+  (t) => [uniqueIndex("currency_default_uq").on(t.is_default).where(indexWhere("is_default"))],
 );
-
 export type CurrencyRow = typeof currency.$inferSelect;
-
-/** Body of `POST /admin/currencies/{code}`. */
-export const CurrencyUpdate = Strict({ is_default: Type.Optional(Type.Boolean()) });
-export type CurrencyUpdate = Static<typeof CurrencyUpdate>;
-
-/** Filters of `GET /admin/currencies`. */
-export interface CurrencyFilters {
-  code?: string[];
-  q?: string;
-  is_default?: boolean;
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A currency. */
-export const CurrencyView = RowView(currency);

@@ -1,7 +1,7 @@
 import { errors } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { currencyQueries as q, type CurrencyRecord } from "./queries";
-import type { CurrencyFilters, CurrencyUpdate } from "./schema";
+import type { CurrencyFilters, CurrencyUpdate } from "./shapes";
 
 /** A currency as the API shows it (Medusa's shape plus `is_default`). */
 export type Currency = CurrencyRecord;

@@ -34,4 +34,4 @@ export {
   type CustomerGroupFilters,
   type CustomerGroupRow,
   type CustomerRow,
-} from "./schema";
+} from "./shapes";

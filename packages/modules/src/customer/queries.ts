@@ -18,11 +18,10 @@ import {
   customerGroup,
   customerGroupCustomer,
   type CustomerAddressRow,
-  type CustomerFilters,
-  type CustomerGroupFilters,
   type CustomerGroupRow,
   type CustomerRow,
 } from "./schema";
+import type { CustomerFilters, CustomerGroupFilters } from "./shapes";
 
 // The customer module's SQL (customers, addresses, groups): the only file of the module that
 // imports drizzle and its tables.

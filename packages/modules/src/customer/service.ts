@@ -1,19 +1,17 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { customerQueries as q } from "./queries";
+import type { CustomerAddressRow, CustomerGroupRow, CustomerRow } from "./schema";
 import type {
   AddressCreate,
   AddressUpdate,
-  CustomerAddressRow,
   CustomerCreate,
   CustomerFilters,
   CustomerGroupCreate,
   CustomerGroupFilters,
-  CustomerGroupRow,
   CustomerGroupUpdate,
-  CustomerRow,
   CustomerUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A customer with its addresses and groups: the shape every customer response starts from. */
 export type CustomerDetail = CustomerRow & {

@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { definitions } from "@kasse/workflows";
-import type { CustomerCreate } from "./schema";
+import type { CustomerCreate } from "./shapes";
 import type { CustomerService } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

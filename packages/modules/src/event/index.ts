@@ -10,7 +10,7 @@ export {
   type WebhookDeliveryRow,
   type WebhookFilters,
   type WebhookRow,
-} from "./schema";
+} from "./shapes";
 export {
   eventCatalog,
   catalogEntries,

@@ -12,16 +12,8 @@ import {
   type Paging,
   type Placeholders,
 } from "@kasse/db";
-import {
-  event,
-  webhook,
-  webhookDelivery,
-  type EventFilters,
-  type EventRow,
-  type WebhookDeliveryRow,
-  type WebhookFilters,
-  type WebhookRow,
-} from "./schema";
+import { event, webhook, webhookDelivery, type EventRow, type WebhookDeliveryRow, type WebhookRow } from "./schema";
+import type { EventFilters, WebhookFilters } from "./shapes";
 
 // The event module's SQL (the outbox, webhook endpoints and their deliveries): the only file of the
 // module that imports drizzle and its tables. The outbox's statements run for every event (the

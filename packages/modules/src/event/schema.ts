@@ -1,8 +1,5 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { LongText, Url, Strict } from "@kasse/core";
-import { OrNull, RowView, TimestampView, entityTable, timestamptz, createdAt } from "@kasse/db";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "@kasse/db";
+import { entityTable, timestamptz, createdAt, indexWhere } from "@kasse/db";
 
 /**
  * The transactional outbox of domain events: a row is written in the transaction of the change it
@@ -27,14 +24,11 @@ export const event = pgTable(
     last_error: text("last_error"),
   },
   (t) => [
-    index("event_waiting_idx")
-      .on(t.created_at)
-      .where(sql`dispatched_at is null`),
+    index("event_waiting_idx").on(t.created_at).where(indexWhere("dispatched_at is null")),
     index("event_execution_idx").on(t.execution_id),
     index("event_name_idx").on(t.name, t.created_at),
   ],
 );
-
 export type EventRow = typeof event.$inferSelect;
 
 /** Webhook endpoints: where the dispatcher POSTs events, signed with the endpoint's secret. */
@@ -55,7 +49,6 @@ export const webhook = entityTable(
   },
   (t) => [index("webhook_created_at_idx").on(t.created_at)],
 );
-
 export type WebhookRow = typeof webhook.$inferSelect;
 
 export type DeliveryStatus = "scheduled" | "sending" | "succeeded" | "failed";
@@ -83,70 +76,8 @@ export const webhookDelivery = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_delivery_attempt_uq").on(t.webhook_id, t.event_id, t.attempt),
-    index("webhook_delivery_due_idx")
-      .on(t.scheduled_at)
-      .where(sql`status in ('scheduled', 'sending')`),
+    index("webhook_delivery_due_idx").on(t.scheduled_at).where(indexWhere("status in ('scheduled', 'sending')")),
     index("webhook_delivery_webhook_idx").on(t.webhook_id, t.created_at),
   ],
 );
-
 export type WebhookDeliveryRow = typeof webhookDelivery.$inferSelect;
-
-// ---- Requests -------------------------------------------------------------------------------
-
-/** An event name of the catalog, or `*`. */
-const EventPattern = () =>
-  Type.String({ minLength: 1, maxLength: 64, pattern: "^(\\*|[a-z][a-z_-]*(\\.[a-z][a-z_-]*)+)$" });
-
-/** Body of `POST /admin/webhooks`. */
-export const WebhookCreate = Strict({
-  url: Url({ minLength: 1 }),
-  events: Type.Array(EventPattern(), { minItems: 1, maxItems: 100 }),
-  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-});
-export type WebhookCreate = Static<typeof WebhookCreate>;
-
-/** Body of `POST /admin/webhooks/{id}`: `enabled: true` re-enables a disabled endpoint. */
-export const WebhookUpdate = Strict({
-  url: Type.Optional(Url({ minLength: 1 })),
-  events: Type.Optional(Type.Array(EventPattern(), { minItems: 1, maxItems: 100 })),
-  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-  enabled: Type.Optional(Type.Boolean()),
-});
-export type WebhookUpdate = Static<typeof WebhookUpdate>;
-
-/** Filters of the outbox's list. */
-export interface EventFilters {
-  name?: string[];
-  execution_id?: string[];
-}
-
-/** Filters of `GET /admin/webhooks`. */
-export interface WebhookFilters {
-  id?: string[];
-  enabled?: boolean;
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A webhook endpoint as reads show it: never its secret (strict, so it cannot leak through a new column). */
-export const WebhookView = Strict({
-  id: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
-  events: Type.Optional(Type.Array(Type.String())),
-  description: Type.Optional(OrNull(Type.String())),
-  enabled: Type.Optional(Type.Boolean()),
-  failing_since: Type.Optional(OrNull(TimestampView())),
-  disabled_reason: Type.Optional(OrNull(Type.String())),
-  created_at: Type.Optional(TimestampView()),
-  updated_at: Type.Optional(TimestampView()),
-});
-
-/** The answer of create and rotate-secret: the only time the secret (`whsec_…`) is shown. */
-export const WebhookWithSecretView = Strict({
-  ...WebhookView.properties,
-  secret: Type.String({ description: "The signing secret, shown only in this answer" }),
-});
-
-/** One delivery attempt. */
-export const WebhookDeliveryView = RowView(webhookDelivery);

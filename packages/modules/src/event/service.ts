@@ -3,7 +3,8 @@ import type { Paging } from "@kasse/db";
 import type { EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { eventQueries as q } from "./queries";
-import type { EventFilters, EventRow } from "./schema";
+import type { EventRow } from "./schema";
+import type { EventFilters } from "./shapes";
 
 /**
  * Writes one event to the outbox in the transaction in progress (the one of the change it

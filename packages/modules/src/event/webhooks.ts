@@ -4,7 +4,8 @@ import { isUniqueViolation, type ListPaging, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { eventQueries as q } from "./queries";
 import { urlProblem } from "./send";
-import type { WebhookCreate, WebhookDeliveryRow, WebhookFilters, WebhookRow, WebhookUpdate } from "./schema";
+import type { WebhookDeliveryRow, WebhookRow } from "./schema";
+import type { WebhookCreate, WebhookFilters, WebhookUpdate } from "./shapes";
 
 export interface WebhookServiceOptions {
   /**

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { errors, KasseError } from "@kasse/core";
 import { lockKeys, transaction } from "@kasse/db";
-import { FILE_TYPES, type FileType } from "./schema";
+import { FILE_TYPES, type FileType } from "./shapes";
 import { fileQueries as q } from "./queries";
 import { UPLOADS_PATH, type FileProvider } from "./local-provider";
 

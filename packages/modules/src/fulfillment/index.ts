@@ -34,7 +34,7 @@ export {
   type ShippingOptionRow,
   type ShippingOptionTypeRow,
   type ShippingProfileRow,
-} from "./schema";
+} from "./shapes";
 export { priceFor } from "./price-for";
 export {
   createShippingOptionTypeService,

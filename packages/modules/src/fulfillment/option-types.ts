@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
-import type { ShippingOptionTypeCreate, ShippingOptionTypeRow, ShippingOptionTypeUpdate } from "./schema";
+import type { ShippingOptionTypeRow } from "./schema";
+import type { ShippingOptionTypeCreate, ShippingOptionTypeUpdate } from "./shapes";
 
 /** Filters of `GET /admin/shipping-option-types`. */
 export interface ShippingOptionTypeFilters extends ListFilters {

@@ -26,12 +26,12 @@ import {
   type FulfillmentSetRow,
   type GeoZoneRow,
   type ServiceZoneRow,
-  type ShippingOptionFilters,
   type ShippingOptionPriceRow,
   type ShippingOptionRow,
   type ShippingOptionTypeRow,
   type ShippingProfileRow,
 } from "./schema";
+import type { ShippingOptionFilters } from "./shapes";
 
 // The fulfillment module's SQL (profiles, options and their prices, option types, sets, service and
 // geo zones, fulfillment records): the only file of the module that imports drizzle and its tables.

@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
-import type { FulfillmentItemRow, FulfillmentRow, ShipmentCreate } from "./schema";
+import type { FulfillmentItemRow, FulfillmentRow } from "./schema";
+import type { ShipmentCreate } from "./shapes";
 
 /** A fulfillment with its items. */
 export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };

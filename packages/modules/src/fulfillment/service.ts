@@ -3,6 +3,7 @@ import { transaction, type ListPaging } from "@kasse/db";
 import { DEFAULT_OPTION_TYPE, optionTypeOf, typeOfCode } from "./option-types";
 import { priceFor } from "./price-for";
 import { fulfillmentQueries as q } from "./queries";
+import type { ShippingOptionPriceRow, ShippingOptionRow, ShippingProfileRow } from "./schema";
 import type {
   FulfillmentSetCreate,
   ServiceZoneCreate,
@@ -10,12 +11,9 @@ import type {
   ShippingOptionCreate,
   ShippingOptionFilters,
   ShippingOptionPriceInput,
-  ShippingOptionPriceRow,
-  ShippingOptionRow,
   ShippingOptionUpdate,
   ShippingProfileCreate,
-  ShippingProfileRow,
-} from "./schema";
+} from "./shapes";
 import {
   geoZoneValues,
   inGeoZone,

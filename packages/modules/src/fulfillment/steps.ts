@@ -1,7 +1,7 @@
 import { definitions } from "@kasse/workflows";
 import type { FulfillmentProviderCall, FulfillmentProviderRegistry } from "./providers";
 import type { FulfillmentRecordCreate, FulfillmentRecordService } from "./records";
-import type { ShipmentCreate } from "./schema";
+import type { ShipmentCreate } from "./shapes";
 import type { DeletedZoneRecords, FulfillmentService } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

@@ -1,6 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { fulfillmentQueries as q } from "./queries";
-import type { FulfillmentSetRow, GeoZoneInput, GeoZoneRow, ServiceZoneRow } from "./schema";
+import type { FulfillmentSetRow, GeoZoneRow, ServiceZoneRow } from "./schema";
+import type { GeoZoneInput } from "./shapes";
 
 /** A service zone as the API shows it: the row with its geo zones. */
 export type ServiceZone = ServiceZoneRow & { geo_zones: GeoZoneRow[] };

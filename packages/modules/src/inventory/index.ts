@@ -38,4 +38,4 @@ export {
   type InventoryLevelRow,
   type ReservationFilters,
   type ReservationRow,
-} from "./schema";
+} from "./shapes";

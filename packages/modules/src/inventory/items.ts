@@ -3,7 +3,8 @@ import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { levelMethods } from "./levels";
 import { inventoryQueries as q } from "./queries";
 import { level, skuConflict } from "./rows";
-import type { InventoryItemCreate, InventoryItemFilters, InventoryItemRow, InventoryItemUpdate } from "./schema";
+import type { InventoryItemRow } from "./schema";
+import type { InventoryItemCreate, InventoryItemFilters, InventoryItemUpdate } from "./shapes";
 import type { InventoryItem } from "./types";
 
 /** Adds each item's live levels (one query for the page) and its totals. */

@@ -2,7 +2,8 @@ import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation, transaction, type Paging } from "@kasse/db";
 import { inventoryQueries as q } from "./queries";
 import { level } from "./rows";
-import type { InventoryLevelBatch, InventoryLevelCreate, InventoryLevelRow, InventoryLevelUpdate } from "./schema";
+import type { InventoryLevelRow } from "./schema";
+import type { InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } from "./shapes";
 import type { InventoryLevel } from "./types";
 
 /** Throws `not_found` unless the item is live (a level's item). */

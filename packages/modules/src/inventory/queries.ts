@@ -23,13 +23,12 @@ import {
   inventoryLevel,
   inventorySearchText,
   reservationItem,
-  type InventoryItemFilters,
   type InventoryItemRow,
   type InventoryItemVariantRow,
   type InventoryLevelRow,
-  type ReservationFilters,
   type ReservationRow,
 } from "./schema";
+import type { InventoryItemFilters, ReservationFilters } from "./shapes";
 
 // The inventory module's SQL (items, levels, reservations, variant links): the only file of the
 // module that imports drizzle and its tables. Checkout reserves through the statements below

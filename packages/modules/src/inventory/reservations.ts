@@ -3,7 +3,7 @@ import { inTransaction, transaction, type ListPaging } from "@kasse/db";
 import { levelMethods } from "./levels";
 import { inventoryQueries as q } from "./queries";
 import { key, level, perLevel, reservation } from "./rows";
-import type { ReservationFilters, ReservationUpdate } from "./schema";
+import type { ReservationFilters, ReservationUpdate } from "./shapes";
 import type {
   ConsumedReservation,
   InventoryLevel,

@@ -1,21 +1,20 @@
-import { sql } from "drizzle-orm";
-import { boolean, check, doublePrecision, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { Type, type Static, type TString } from "@sinclair/typebox";
-import { Code, CountryCode, Id, LongText, OptionalMetadata, Title, Url, Strict, Batch } from "@kasse/core";
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text } from "@kasse/db";
 import {
   metadata,
-  RowView,
   entityTable,
   parentId,
   liveUniqueIndex,
   createdAt,
   indexes,
-  type ListFilters,
+  searchText,
+  trigramIndex,
+  rowExpression,
+  nonNegative,
+  positive,
 } from "@kasse/db";
 
 /** The text `q` searches on inventory items (sku, title, description), one trigram-indexed expression. */
-export const inventorySearchText = () =>
-  sql`(coalesce("sku", '') || ' ' || coalesce("title", '') || ' ' || coalesce("description", ''))`;
+export const inventorySearchText = () => searchText(["sku", "title", "description"]);
 
 /** Inventory items: the stock-keeping units whose quantities are tracked per location. */
 export const inventoryItem = entityTable(
@@ -39,7 +38,7 @@ export const inventoryItem = entityTable(
   (t) => [
     liveUniqueIndex("inventory_item_sku_uq").on(t.sku),
     ...indexes("inventory_item", { created_at: t.created_at, title: t.title }),
-    index("inventory_item_search_trgm_idx").using("gin", sql`${inventorySearchText()} gin_trgm_ops`),
+    trigramIndex("inventory_item_search_trgm_idx", inventorySearchText()),
   ],
 );
 
@@ -61,15 +60,15 @@ export const inventoryLevel = entityTable(
     incoming_quantity: integer("incoming_quantity").notNull().default(0),
     available_quantity: integer("available_quantity")
       .notNull()
-      .generatedAlwaysAs(sql`stocked_quantity - reserved_quantity`),
+      .generatedAlwaysAs(rowExpression("stocked_quantity - reserved_quantity")),
     metadata: metadata(),
   },
   (t) => [
     liveUniqueIndex("inventory_level_item_location_uq").on(t.inventory_item_id, t.location_id),
     index("inventory_level_location_idx").on(t.location_id),
-    check("inventory_level_stocked_nonnegative", sql`${t.stocked_quantity} >= 0`),
-    check("inventory_level_reserved_nonnegative", sql`${t.reserved_quantity} >= 0`),
-    check("inventory_level_incoming_nonnegative", sql`${t.incoming_quantity} >= 0`),
+    nonNegative("inventory_level_stocked_nonnegative", t.stocked_quantity),
+    nonNegative("inventory_level_reserved_nonnegative", t.reserved_quantity),
+    nonNegative("inventory_level_incoming_nonnegative", t.incoming_quantity),
   ],
 );
 
@@ -98,7 +97,7 @@ export const reservationItem = entityTable(
       line_item: t.line_item_id,
       created_at: t.created_at,
     }),
-    check("reservation_item_quantity_positive", sql`${t.quantity} > 0`),
+    positive("reservation_item_quantity_positive", t.quantity),
   ],
 );
 
@@ -117,121 +116,10 @@ export const inventoryItemVariant = pgTable(
   (t) => [
     primaryKey({ columns: [t.variant_id, t.inventory_item_id] }),
     index("inventory_item_variant_item_idx").on(t.inventory_item_id),
-    check("inventory_item_variant_required_positive", sql`${t.required_quantity} > 0`),
+    positive("inventory_item_variant_required_positive", t.required_quantity),
   ],
 );
-
 export type InventoryItemRow = typeof inventoryItem.$inferSelect;
 export type InventoryLevelRow = typeof inventoryLevel.$inferSelect;
 export type ReservationRow = typeof reservationItem.$inferSelect;
 export type InventoryItemVariantRow = typeof inventoryItemVariant.$inferSelect;
-
-const Nullable = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
-const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));
-const MetadataBody = OptionalMetadata;
-/** A stock quantity: a non-negative integer, bounded so sums stay within PostgreSQL's integer. */
-const Quantity = () => Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
-
-const itemFields = {
-  sku: Nullable(Code()),
-  title: Nullable(Title()),
-  description: Nullable(LongText()),
-  thumbnail: Nullable(Url()),
-  origin_country: Nullable(CountryCode()),
-  hs_code: Nullable(Code()),
-  mid_code: Nullable(Code()),
-  material: Nullable(Title()),
-  weight: Measure(),
-  length: Measure(),
-  height: Measure(),
-  width: Measure(),
-  requires_shipping: Type.Optional(Type.Boolean()),
-  metadata: MetadataBody(),
-};
-
-/** Body of `POST /admin/inventory-items/{id}/location-levels`. */
-export const InventoryLevelCreate = Strict({
-  location_id: Id({ minLength: 1 }),
-  stocked_quantity: Type.Optional(Quantity()),
-  incoming_quantity: Type.Optional(Quantity()),
-  metadata: MetadataBody(),
-});
-export type InventoryLevelCreate = Static<typeof InventoryLevelCreate>;
-
-/** Body of `POST /admin/inventory-items/{id}/location-levels/{location_id}`. */
-export const InventoryLevelUpdate = Strict({
-  stocked_quantity: Type.Optional(Quantity()),
-  incoming_quantity: Type.Optional(Quantity()),
-  metadata: MetadataBody(),
-});
-export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
-
-/** Body of `POST /admin/inventory-items/{id}/location-levels/batch` (Medusa's): `delete` takes location ids or level ids. */
-export const InventoryLevelBatch = Batch(
-  InventoryLevelCreate,
-  Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
-    additionalProperties: false,
-  }),
-  1000,
-);
-export type InventoryLevelBatch = Static<typeof InventoryLevelBatch>;
-
-/** Body of `POST /admin/inventory-items`: every field optional; `location_levels` creates levels at once (as Medusa). */
-export const InventoryItemCreate = Strict({
-  ...itemFields,
-  location_levels: Type.Optional(Type.Array(InventoryLevelCreate, { maxItems: 1000 })),
-});
-export type InventoryItemCreate = Static<typeof InventoryItemCreate>;
-
-/** Body of `POST /admin/inventory-items/{id}`. */
-export const InventoryItemUpdate = Strict(itemFields);
-export type InventoryItemUpdate = Static<typeof InventoryItemUpdate>;
-
-/** Body of `POST /admin/reservations`. */
-export const ReservationCreate = Strict({
-  inventory_item_id: Id({ minLength: 1 }),
-  location_id: Id({ minLength: 1 }),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-  line_item_id: Nullable(Id()),
-  description: Nullable(LongText()),
-  metadata: MetadataBody(),
-});
-export type ReservationCreate = Static<typeof ReservationCreate>;
-
-/** Body of `POST /admin/reservations/{id}`. */
-export const ReservationUpdate = Strict({
-  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-  location_id: Type.Optional(Id({ minLength: 1 })),
-  description: Nullable(LongText()),
-  metadata: MetadataBody(),
-});
-export type ReservationUpdate = Static<typeof ReservationUpdate>;
-
-/** Filters of `GET /admin/inventory-items`. */
-export interface InventoryItemFilters extends ListFilters {
-  sku?: string[];
-  location_id?: string[];
-}
-
-/** Filters of `GET /admin/reservations`. */
-export interface ReservationFilters {
-  id?: string[];
-  inventory_item_id?: string[];
-  location_id?: string[];
-  line_item_id?: string[];
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A stock level of an item at a location. */
-export const InventoryLevelView = RowView(inventoryLevel);
-/** An inventory item with its levels and its totals over them. */
-export const InventoryItemView = RowView(inventoryItem, {
-  location_levels: Type.Array(InventoryLevelView),
-  stocked_quantity: Type.Integer(),
-  reserved_quantity: Type.Integer(),
-});
-/** A reservation. */
-export const ReservationView = RowView(reservationItem);
-/** A variant's link to an inventory item: how many units of it one variant unit takes. */
-export const VariantInventoryItemView = RowView(inventoryItemVariant);

@@ -1,11 +1,6 @@
 import type { RowSnapshot } from "@kasse/db";
-import type {
-  InventoryItemRow,
-  InventoryItemVariantRow,
-  InventoryLevelRow,
-  ReservationCreate,
-  ReservationRow,
-} from "./schema";
+import type { InventoryItemRow, InventoryItemVariantRow, InventoryLevelRow, ReservationRow } from "./schema";
+import type { ReservationCreate } from "./shapes";
 
 /** A location level as the API shows it. */
 export type InventoryLevel = Omit<InventoryLevelRow, "deleted_at">;

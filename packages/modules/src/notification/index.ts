@@ -4,7 +4,7 @@ export {
   type NotificationFilters,
   type NotificationRow,
   type NotificationStatus,
-} from "./schema";
+} from "./shapes";
 export { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./service";
 export type { NotificationLogger, NotificationProvider, OutgoingMessage } from "./provider";
 export { renderTemplate, formatMoney } from "./templates";

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
 import { db, inFilters, listPage, orderBy, statement, type ListPaging, type Placeholders } from "@kasse/db";
-import { notification, type NotificationFilters, type NotificationRow } from "./schema";
+import { notification, type NotificationRow } from "./schema";
+import type { NotificationFilters } from "./shapes";
 
 // The notification module's SQL (the outbox): the only file of the module that imports drizzle and its table.
 

@@ -1,7 +1,5 @@
-import { Strict } from "@kasse/core";
-import { integer, jsonb, text } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { RowView, entityTable, timestamptz, indexes } from "@kasse/db";
+import { integer, jsonb, text } from "@kasse/db";
+import { entityTable, timestamptz, indexes } from "@kasse/db";
 
 /**
  * The notification outbox: one row per message, written before delivery is attempted so a
@@ -31,32 +29,3 @@ export const notification = entityTable(
 
 export type NotificationStatus = "pending" | "success" | "failure";
 export type NotificationRow = typeof notification.$inferSelect;
-
-/** What a caller asks to send. */
-export const NotificationInput = Strict({
-  to: Type.String({ minLength: 1 }),
-  channel: Type.String({ minLength: 1 }),
-  template: Type.String({ minLength: 1 }),
-  data: Type.Record(Type.String(), Type.Unknown()),
-  /**
-   * Keys of `data` whose values are secret (a token, or a link carrying one): encrypted at rest
-   * until delivered, then erased; never shown by reads nor written to the log.
-   */
-  secret_keys: Type.Optional(Type.Array(Type.String())),
-  resource_type: Type.Optional(Type.String()),
-});
-export type NotificationInput = Static<typeof NotificationInput>;
-
-/** Filters of `GET /admin/notifications`. */
-export interface NotificationFilters {
-  id?: string[];
-  to?: string[];
-  channel?: string[];
-  template?: string[];
-  status?: NotificationStatus[];
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A notification and its delivery state. */
-export const NotificationView = RowView(notification);

@@ -2,7 +2,8 @@ import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, 
 import type { ListPaging } from "@kasse/db";
 import type { NotificationProvider } from "./provider";
 import { notificationQueries as q } from "./queries";
-import type { NotificationFilters, NotificationInput, NotificationRow } from "./schema";
+import type { NotificationRow } from "./schema";
+import type { NotificationFilters, NotificationInput } from "./shapes";
 import { renderTemplate } from "./templates";
 import { openSecretData, sealSecretData, secretStrings } from "./secret-data";
 

@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { NotificationInput } from "./schema";
+import type { NotificationInput } from "./shapes";
 import type { NotificationService } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

@@ -2,7 +2,8 @@ import { errors } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q } from "./queries";
 import { claimExchangeQueries as cq } from "./queries/claims-exchanges";
-import type { ClaimExchangeKind, OrderActor, OrderChangeAction, OrderClaimExchangeRow } from "./schema";
+import type { ClaimExchangeKind, OrderChangeAction, OrderClaimExchangeRow } from "./schema";
+import type { OrderActor } from "./shapes";
 import { createOrderService } from "./service";
 import type { AppliedChange, ChangeApplication, OrderEditService } from "./order-edits";
 

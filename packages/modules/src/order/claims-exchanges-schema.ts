@@ -1,7 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Id, LongText, MoneyView, OptionalMetadata } from "@kasse/core";
 import { RowView, View } from "@kasse/db";
-import { CLAIM_REASONS, CLAIM_TYPES, OrderChangeActionView, OrderLineItemView, orderClaimExchange } from "./schema";
+import { CLAIM_REASONS, CLAIM_TYPES, orderClaimExchange } from "./schema";
+import { OrderChangeActionView, OrderLineItemView } from "./shapes";
 
 // The request bodies and views of Medusa's exchanges and claims. Their inbound items take the
 // return request's bodies, their outbound items and shipping methods the order edit's.

@@ -5,12 +5,11 @@ import { claimExchangeQueries as cq, type ClaimExchangeFilters } from "./queries
 import type {
   ClaimExchangeKind,
   ClaimType,
-  OrderActor,
   OrderChangeAction,
   OrderClaimExchangeRow,
-  OrderEditBegin,
   OrderReturnChangeRow,
 } from "./schema";
+import type { OrderActor, OrderEditBegin } from "./shapes";
 import type { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate } from "./claims-exchanges-schema";
 import { createOrderService } from "./service";
 import {

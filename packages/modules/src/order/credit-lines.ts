@@ -1,7 +1,8 @@
 import { generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
-import type { OrderActor, OrderChangeAction, OrderCreditLine, OrderCreditLineCreate } from "./schema";
+import type { OrderChangeAction, OrderCreditLine } from "./schema";
+import type { OrderActor, OrderCreditLineCreate } from "./shapes";
 import { assertNoActiveChange, keepVersion } from "./order-edits";
 import { assertOpen, createOrderService } from "./service";
 

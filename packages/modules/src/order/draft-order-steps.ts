@@ -1,6 +1,6 @@
 import { definitions } from "@kasse/workflows";
 import type { ConvertedDraft, DraftOrderService } from "./draft-orders";
-import type { OrderActor } from "./schema";
+import type { OrderActor } from "./shapes";
 
 const { step } = definitions<{ draftOrder: DraftOrderService }>();
 

@@ -2,7 +2,8 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Amount, Count, CurrencyCode, Email, errors, Id, LongText, OptionalMetadata, Title } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
-import { OrderAddressInput, type OrderActor, type OrderCreate, type OrderFilters, type OrderRow } from "./schema";
+import type { OrderRow } from "./schema";
+import { OrderAddressInput, type OrderActor, type OrderCreate, type OrderFilters } from "./shapes";
 import { createOrderService } from "./service";
 
 /** One line of a draft: a variant (priced unless `unit_price`), or a custom line (`title` and `unit_price`). */

@@ -87,7 +87,7 @@ export {
   ReturnChangeActionView,
   ReturnChangeView,
   OrderView,
-} from "./schema";
+} from "./shapes";
 export {
   createOrderService,
   assertOpen,

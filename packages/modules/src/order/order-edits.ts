@@ -2,18 +2,15 @@ import { errors, generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import type {
-  OrderActor,
   OrderChangeAction,
   OrderChangeActionBody,
   OrderChangeStatus,
   OrderChangeType,
-  OrderChangeUpdate,
-  OrderEditBegin,
-  OrderEditRequest,
   OrderLineItemRow,
   OrderShippingMethodRow,
   OrderVersionChangeRow,
 } from "./schema";
+import type { OrderActor, OrderChangeUpdate, OrderEditBegin, OrderEditRequest } from "./shapes";
 import { assertOpen, createOrderService } from "./service";
 import { changeView as returnChangeView, type ReturnChange } from "./return-changes";
 

@@ -48,13 +48,12 @@ import {
   orderVersion,
   orderVersionChange,
   returnReason,
-  type OrderChangeRow,
   type OrderChangeStatus,
   type OrderChangeType,
+  type ReturnStatus,
+  type OrderChangeRow,
   type OrderVersionChangeRow,
-  type OrderFilters,
   type OrderLineItemRow,
-  type OrderReturn,
   type OrderReturnChangeRow,
   type OrderReturnItemRow,
   type OrderReturnRow,
@@ -62,8 +61,8 @@ import {
   type OrderShippingMethodRow,
   type OrderTransferRequestRow,
   type ReturnReasonRow,
-  type ReturnStatus,
 } from "./schema";
+import type { OrderFilters, OrderReturn } from "./shapes";
 
 // The order module's SQL (orders, their lines, change log, returns, return changes, transfers and
 // return reasons): the only file of the module that imports drizzle and its tables.

@@ -2,25 +2,27 @@ import { errors, generateId, KasseError } from "@kasse/core";
 import { isUniqueViolation, transaction } from "@kasse/db";
 import { orderQueries as q } from "./queries";
 import { claimExchangeQueries } from "./queries/claims-exchanges";
-import {
-  type OrderActor,
-  type OrderClaimExchangeRow,
-  type OrderReturn,
-  type OrderReturnChangeInsert,
-  type OrderReturnChangeRow,
-  type ReturnChangeAction,
-  type ReturnChangeActionName,
-  type ReturnChangeType,
-  type ReturnCreateInput,
-  type ReturnShipping,
-  type ReturnReceive,
-  type ReturnReceiveItems,
-  type ReturnReceiveItemUpdate,
-  type ReturnRequestBegin,
-  type ReturnRequestItems,
-  type ReturnRequestItemUpdate,
-  type ReturnRequestUpdate,
+import type {
+  ReturnChangeAction,
+  ReturnChangeActionName,
+  ReturnChangeType,
+  ReturnShipping,
+  OrderClaimExchangeRow,
+  OrderReturnChangeInsert,
+  OrderReturnChangeRow,
 } from "./schema";
+import type {
+  OrderActor,
+  OrderReturn,
+  ReturnCreateInput,
+  ReturnReceive,
+  ReturnReceiveItems,
+  ReturnReceiveItemUpdate,
+  ReturnRequestBegin,
+  ReturnRequestItems,
+  ReturnRequestItemUpdate,
+  ReturnRequestUpdate,
+} from "./shapes";
 import { assertOpen, createOrderService } from "./service";
 import { createReturnService } from "./returns";
 import { createReturnReasonService } from "./return-reasons";

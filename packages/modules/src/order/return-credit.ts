@@ -1,4 +1,4 @@
-import type { OrderLineItemRow, ReturnShipping } from "./schema";
+import type { ReturnShipping, OrderLineItemRow } from "./schema";
 
 type Line = Pick<OrderLineItemRow, "id" | "quantity" | "total">;
 /** A return as its credit reads it: the units of each line received back, its shipping, and whose inbound it is. */

@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { orderQueries as q } from "./queries";
-import type { ReturnReasonCreate, ReturnReasonRow, ReturnReasonUpdate } from "./schema";
+import type { ReturnReasonRow } from "./schema";
+import type { ReturnReasonCreate, ReturnReasonUpdate } from "./shapes";
 
 /** Filters of `GET /admin/return-reasons`. */
 export interface ReturnReasonFilters {

@@ -1,6 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type Paging } from "@kasse/db";
-import type { OrderActor, OrderReturn, ReturnCreateInput, ReturnReceive, ReturnStatus } from "./schema";
+import type { ReturnStatus } from "./schema";
+import type { OrderActor, OrderReturn, ReturnCreateInput, ReturnReceive } from "./shapes";
 import { orderQueries as q } from "./queries";
 import { createOrderService } from "./service";
 import { createReturnReasonService } from "./return-reasons";

@@ -5,7 +5,7 @@ import { queryRows, type ListPaging } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, definitions, type Engine } from "@kasse/workflows";
 import { createOrderService } from "./service";
-import type { OrderFilters } from "./schema";
+import type { OrderFilters } from "./shapes";
 import { createOrderStep } from "./steps";
 import { orderSnapshot } from "./testing";
 import { createModules, type Modules } from "../modules";

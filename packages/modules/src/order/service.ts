@@ -1,17 +1,15 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, toStoredAddress, transaction, type ListPaging, type Paging } from "@kasse/db";
+import type { OrderPaymentStatus, OrderChangeRow, OrderRow } from "./schema";
 import type {
   OrderActor,
   OrderAddress,
   OrderAddressInput,
-  OrderChangeRow,
   OrderCreate,
   OrderFilters,
-  OrderPaymentStatus,
   OrderReturn,
-  OrderRow,
   OrderUpdate,
-} from "./schema";
+} from "./shapes";
 import { orderQueries as q, type LineStage, type Order } from "./queries";
 import { deriveFulfillmentStatus } from "./fulfillment-status";
 

@@ -1,12 +1,6 @@
 import { definitions } from "@kasse/workflows";
-import type {
-  ClaimExchangeKind,
-  OrderActor,
-  OrderChangeAction,
-  OrderCreate,
-  ReturnCreateInput,
-  ReturnReceive,
-} from "./schema";
+import type { ClaimExchangeKind, OrderChangeAction } from "./schema";
+import type { OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./shapes";
 import type { AppliedClaimExchange, ClaimExchangeService } from "./claims-exchanges";
 import type { CanceledClaimExchange } from "./claims-exchanges-cancel";
 import type { ReturnReceipt, ReturnService } from "./returns";

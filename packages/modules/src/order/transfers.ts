@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { errors, generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q } from "./queries";
-import type { OrderActor, OrderTransferRequestRow } from "./schema";
+import type { OrderTransferRequestRow } from "./schema";
+import type { OrderActor } from "./shapes";
 import { createOrderService, type Order } from "./service";
 
 /** How long a transfer link works. */

@@ -17,7 +17,7 @@ export {
   PaymentView,
   PaymentSessionView,
   PaymentCollectionView,
-} from "./schema";
+} from "./shapes";
 export type { PaymentProvider, ProviderCall, AuthorizeOutcome, WebhookOutcome } from "./providers/provider";
 export { createStripeProvider, type StripeProviderOptions } from "./providers/stripe";
 export { createProviderRegistry, type ProviderRegistry } from "./providers/registry";

@@ -1,7 +1,8 @@
 import { generateId } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { paymentQueries as q } from "./queries";
-import type { RefundReasonCreate, RefundReasonRow, RefundReasonUpdate } from "./schema";
+import type { RefundReasonRow } from "./schema";
+import type { RefundReasonCreate, RefundReasonUpdate } from "./shapes";
 import type { ListFilters } from "@kasse/db";
 
 /** Filters of `GET /admin/refund-reasons`. */

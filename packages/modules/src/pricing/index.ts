@@ -47,4 +47,4 @@ export {
   type PricePreferenceFilters,
   type PricePreferenceRow,
   type PriceRow,
-} from "./schema";
+} from "./shapes";

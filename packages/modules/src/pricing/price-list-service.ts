@@ -2,14 +2,14 @@ import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { priceValues, toPrice, validatePrices, type Price } from "./prices";
 import { pricingQueries as q } from "./queries";
+import type { PriceListRow } from "./schema";
 import type {
   PriceListCreate,
   PriceListFilters,
   PriceListPriceCreate,
   PriceListPricesBatch,
-  PriceListRow,
   PriceListUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A price list as the Admin API shows it: Medusa's shape, rules as `{attribute: values[]}`. */
 export type PriceList = Omit<PriceListRow, "deleted_at"> & { rules: Record<string, string[]>; prices: Price[] };

@@ -1,12 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation, type ListPaging } from "@kasse/db";
 import { pricingQueries as q } from "./queries";
-import type {
-  PricePreferenceCreate,
-  PricePreferenceFilters,
-  PricePreferenceRow,
-  PricePreferenceUpdate,
-} from "./schema";
+import type { PricePreferenceRow } from "./schema";
+import type { PricePreferenceCreate, PricePreferenceFilters, PricePreferenceUpdate } from "./shapes";
 
 /** A price preference as the API shows it. */
 export type PricePreference = Omit<PricePreferenceRow, "deleted_at">;

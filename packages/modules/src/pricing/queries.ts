@@ -21,12 +21,11 @@ import {
   priceList,
   priceListRule,
   pricePreference,
-  type PriceListFilters,
   type PriceListRow,
-  type PricePreferenceFilters,
   type PricePreferenceRow,
   type PriceRow,
 } from "./schema";
+import type { PriceListFilters, PricePreferenceFilters } from "./shapes";
 
 // The pricing module's SQL (prices, price lists, price preferences): the only file of the module
 // that imports drizzle and its tables.

@@ -2,18 +2,15 @@ import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { nextFreeHandle, toHandle } from "./handle";
 import * as q from "./queries";
+import type { ProductCategoryRow, ProductCollectionRow, ProductTagRow, ProductTypeRow } from "./schema";
 import type {
   CategoryCreate,
   CategoryUpdate,
   CollectionCreate,
   CollectionUpdate,
-  ProductCategoryRow,
-  ProductCollectionRow,
-  ProductTagRow,
-  ProductTypeRow,
   TagCreate,
   TagUpdate,
-} from "./schema";
+} from "./shapes";
 
 export type { CategoryFilters } from "./queries";
 

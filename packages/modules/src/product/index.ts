@@ -41,7 +41,7 @@ export {
   type ProductTagRow,
   type ProductTypeRow,
   type ProductVariantRow,
-} from "./schema";
+} from "./shapes";
 export {
   createProductService,
   type ProductService,

@@ -34,12 +34,11 @@ import {
   productVariantImage,
   productVariantOption,
   type ProductCategoryRow,
-  type ProductFilters,
-  type ProductSnapshot,
   type ProductOptionRow,
   type ProductRow,
   type ProductVariantRow,
 } from "./schema";
+import type { ProductFilters, ProductSnapshot } from "./shapes";
 
 // The product module's SQL (products, options, variants, images, links, collections, categories,
 // tags, types): the only file of the module that imports drizzle and its tables. A cart line reads

@@ -6,12 +6,12 @@ import type {
   ProductImageRow,
   ProductOptionRow,
   ProductOptionValueRow,
-  ProductRelation,
   ProductRow,
   ProductTagRow,
   ProductTypeRow,
   ProductVariantRow,
 } from "./schema";
+import type { ProductRelation } from "./shapes";
 
 /** A variant's value for one option, as Medusa's Admin API shows it. */
 export interface VariantOptionValue {

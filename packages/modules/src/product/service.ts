@@ -12,6 +12,7 @@ import {
   type ProductOption,
   type ProductVariant,
 } from "./reads";
+import type { ProductRow, ProductVariantRow } from "./schema";
 import {
   PRODUCT_RELATIONS,
   type VariantImagesBatch,
@@ -26,14 +27,12 @@ import {
   type VariantCreate,
   type VariantUpdate,
   type VariantUpsert,
-  type ProductRow,
-  type ProductVariantRow,
-} from "./schema";
+} from "./shapes";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
 
 export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
 export type { VariantWrite } from "./variants";
-export type { ProductSnapshot } from "./schema";
+export type { ProductSnapshot } from "./shapes";
 export type { ProductCategory } from "./catalog";
 
 /** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */

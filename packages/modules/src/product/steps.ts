@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { ProductCreate, ProductUpdate, VariantCreate, VariantUpdate } from "./schema";
+import type { ProductCreate, ProductUpdate, VariantCreate, VariantUpdate } from "./shapes";
 import type { ProductService, ProductSnapshot, VariantWrite } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

@@ -2,7 +2,7 @@ import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation } from "@kasse/db";
 import * as q from "./queries";
 import { loadVariantOptions, type ProductOption } from "./reads";
-import type { VariantPriceInput, VariantUpsert } from "./schema";
+import type { VariantPriceInput, VariantUpsert } from "./shapes";
 
 /** What a flow needs of a written variant to set its prices and inventory. */
 export interface VariantWrite {

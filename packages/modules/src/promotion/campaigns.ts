@@ -1,7 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { promotionQueries as q } from "./queries";
-import type { BudgetInput, CampaignCreate, CampaignFilters, CampaignPromotions, CampaignUpdate } from "./schema";
+import type { BudgetInput, CampaignCreate, CampaignFilters, CampaignPromotions, CampaignUpdate } from "./shapes";
 import { campaignViews, type CampaignView } from "./views";
 
 /**

@@ -43,7 +43,7 @@ export {
   type RuleOperator,
   type RuleValue,
   type TargetType,
-} from "./schema";
+} from "./shapes";
 export {
   createPromotionService,
   type PromotionService,

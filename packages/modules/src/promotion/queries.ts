@@ -16,14 +16,13 @@ import {
   campaignBudget,
   promotion,
   promotionRule,
-  type ApplicationMethodRow,
   type BudgetType,
-  type CampaignBudgetRow,
-  type CampaignFilters,
-  type PromotionFilters,
-  type PromotionRuleRow,
   type RuleValue,
+  type ApplicationMethodRow,
+  type CampaignBudgetRow,
+  type PromotionRuleRow,
 } from "./schema";
+import type { CampaignFilters, PromotionFilters } from "./shapes";
 
 // The promotion module's SQL (promotions, their methods and rules, campaigns and budgets): the only
 // file of the module that imports drizzle and its tables.

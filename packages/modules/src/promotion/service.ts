@@ -4,15 +4,8 @@ import { campaignOperations } from "./campaigns";
 import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import { promotionQueries as q } from "./queries";
-import type {
-  CampaignCreate,
-  PromotionCreate,
-  PromotionFilters,
-  PromotionUpdate,
-  RuleBatch,
-  RuleKind,
-  RuleValue,
-} from "./schema";
+import type { RuleKind, RuleValue } from "./schema";
+import type { CampaignCreate, PromotionCreate, PromotionFilters, PromotionUpdate, RuleBatch } from "./shapes";
 import { normalizeRule, validateMethod, type NormalizedRule } from "./validation";
 import { promotionViews, ruleView, type PromotionView, type RuleView } from "./views";
 

@@ -2,13 +2,13 @@ import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
 import type {
   Allocation,
-  ApplicationMethodRow,
   ApplicationType,
   PromotionType,
-  RuleCreate,
   RuleOperator,
   TargetType,
+  ApplicationMethodRow,
 } from "./schema";
+import type { RuleCreate } from "./shapes";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
 export interface NormalizedRule {

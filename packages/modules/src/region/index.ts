@@ -8,4 +8,4 @@ export {
   type CountryRow,
   type RegionFilters,
   type RegionRow,
-} from "./schema";
+} from "./shapes";

@@ -1,13 +1,7 @@
 import { and, asc, eq, getTableColumns, isNull, not, sql, type SQL } from "drizzle-orm";
 import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
-import {
-  region,
-  regionCountry,
-  regionPaymentProvider,
-  type CountryRow,
-  type RegionFilters,
-  type RegionRow,
-} from "./schema";
+import { region, regionCountry, regionPaymentProvider, type CountryRow, type RegionRow } from "./schema";
+import type { RegionFilters } from "./shapes";
 
 // The region module's SQL: the only file of the module that imports drizzle and its tables.
 

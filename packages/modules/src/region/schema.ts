@@ -1,7 +1,5 @@
-import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { CountryCode, CurrencyCode, Id, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, RowView, View, entityTable, indexes, type ListFilters } from "@kasse/db";
+import { boolean, index, pgTable, primaryKey, text } from "@kasse/db";
+import { metadata, entityTable, indexes } from "@kasse/db";
 
 /** Regions: a currency and the countries sold to with it. */
 export const region = entityTable(
@@ -44,37 +42,5 @@ export const regionPaymentProvider = pgTable(
     index("region_payment_provider_provider_idx").on(t.provider_id),
   ],
 );
-
 export type RegionRow = typeof region.$inferSelect;
 export type CountryRow = typeof regionCountry.$inferSelect;
-
-/** Body of `POST /admin/regions`. */
-export const RegionCreate = Strict({
-  name: Title({ minLength: 1 }),
-  currency_code: CurrencyCode(),
-  countries: Type.Optional(Type.Array(CountryCode(), { maxItems: 300 })),
-  payment_providers: Type.Optional(Type.Array(Id({ minLength: 1 }), { maxItems: 100 })),
-  automatic_taxes: Type.Optional(Type.Boolean()),
-  metadata: OptionalMetadata(),
-});
-export type RegionCreate = Static<typeof RegionCreate>;
-
-/** Body of `POST /admin/regions/{id}`: the create fields, all optional. */
-export const RegionUpdate = Type.Partial(RegionCreate, { additionalProperties: false });
-export type RegionUpdate = Static<typeof RegionUpdate>;
-
-/** Filters of `GET /admin/regions` and `GET /store/regions`. */
-export interface RegionFilters extends ListFilters {
-  name?: string[];
-  currency_code?: string[];
-}
-
-// ---- Responses ------------------------------------------------------------------------------
-
-/** A country as regions show it. */
-export const CountryView = RowView(regionCountry);
-/** A region with its countries and payment providers. */
-export const RegionView = RowView(region, {
-  countries: Type.Array(CountryView),
-  payment_providers: Type.Array(View({ id: Type.String(), is_enabled: Type.Boolean() })),
-});

@@ -1,7 +1,8 @@
 import { errors, generateId, isCurrencyCode } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { regionQueries as q } from "./queries";
-import type { CountryRow, RegionCreate, RegionFilters, RegionRow, RegionUpdate } from "./schema";
+import type { CountryRow, RegionRow } from "./schema";
+import type { RegionCreate, RegionFilters, RegionUpdate } from "./shapes";
 
 /** A country as regions show it. */
 export type Country = CountryRow;

@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { RegionCreate, RegionUpdate } from "./schema";
+import type { RegionCreate, RegionUpdate } from "./shapes";
 import type { RegionService } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

@@ -5,4 +5,4 @@ export {
   SalesChannelView,
   type SalesChannelFilters,
   type SalesChannelRow,
-} from "./schema";
+} from "./shapes";

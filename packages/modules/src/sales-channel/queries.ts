@@ -1,7 +1,8 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { generateId } from "@kasse/core";
 import { db, inFilters, inList, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
-import { salesChannel, type SalesChannelFilters, type SalesChannelRow } from "./schema";
+import { salesChannel, type SalesChannelRow } from "./schema";
+import type { SalesChannelFilters } from "./shapes";
 
 // The sales-channel module's SQL: the only file of the module that imports drizzle and its tables.
 

@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { salesChannelQueries as q } from "./queries";
-import type { SalesChannelCreate, SalesChannelFilters, SalesChannelRow, SalesChannelUpdate } from "./schema";
+import type { SalesChannelRow } from "./schema";
+import type { SalesChannelCreate, SalesChannelFilters, SalesChannelUpdate } from "./shapes";
 
 /**
  * Sales channels: CRUD plus the store's default channel. Built once per process; every method runs

@@ -11,4 +11,4 @@ export {
   type StockLocationAddressRow,
   type StockLocationFilters,
   type StockLocationRow,
-} from "./schema";
+} from "./shapes";

@@ -6,9 +6,9 @@ import {
   stockLocationAddress,
   stockLocationProviderExclusion as exclusions,
   type StockLocationAddressRow,
-  type StockLocationFilters,
   type StockLocationRow,
 } from "./schema";
+import type { StockLocationFilters } from "./shapes";
 
 // The stock-location module's SQL: the only file of the module that imports drizzle and its tables.
 

@@ -1,16 +1,15 @@
 import { generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { stockLocationQueries as q } from "./queries";
+import type { StockLocationAddressRow, StockLocationRow } from "./schema";
 import type {
   StockLocationAddressInput,
-  StockLocationAddressRow,
   StockLocationCreate,
   StockLocationFilters,
   StockLocationFulfillmentProviders,
-  StockLocationRow,
   StockLocationSalesChannels,
   StockLocationUpdate,
-} from "./schema";
+} from "./shapes";
 
 /** A location as the API shows it; `sales_channel_ids` is turned into `sales_channels` by the route. */
 export type StockLocation = Omit<StockLocationRow, "deleted_at"> & {

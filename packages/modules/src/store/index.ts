@@ -8,4 +8,4 @@ export {
   type StoreCurrencyRow,
   type StoreFilters,
   type StoreRow,
-} from "./schema";
+} from "./shapes";

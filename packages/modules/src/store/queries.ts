@@ -11,7 +11,8 @@ import {
   textSearch,
   type Placeholders,
 } from "@kasse/db";
-import { store, storeCurrency, type StoreCurrencyRow, type StoreFilters, type StoreRow } from "./schema";
+import { store, storeCurrency, type StoreCurrencyRow, type StoreRow } from "./schema";
+import type { StoreFilters } from "./shapes";
 
 // The store module's SQL: the only file of the module that imports drizzle and its tables.
 

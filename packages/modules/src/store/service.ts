@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { storeQueries as q } from "./queries";
-import type { StoreCurrencyRow, StoreFilters, StoreRow, StoreUpdate } from "./schema";
+import type { StoreCurrencyRow, StoreRow } from "./schema";
+import type { StoreFilters, StoreUpdate } from "./shapes";
 
 /** A store as the API shows it: the row and its supported currencies. */
 export type Store = Omit<StoreRow, "is_primary"> & { supported_currencies: StoreCurrencyRow[] };

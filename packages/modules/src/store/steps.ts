@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { StoreUpdate } from "./schema";
+import type { StoreUpdate } from "./shapes";
 import type { Store, StoreReferences, StoreService } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */

@@ -16,4 +16,4 @@ export {
   type TaxRateRuleRow,
   type TaxRegionFilters,
   type TaxRegionRow,
-} from "./schema";
+} from "./shapes";

@@ -11,7 +11,8 @@ import {
   type Placeholders,
   type ListFilters,
 } from "@kasse/db";
-import { taxRate, taxRateRule, taxRegion, type TaxRateRow, type TaxRegionFilters } from "./schema";
+import { taxRate, taxRateRule, taxRegion, type TaxRateRow } from "./schema";
+import type { TaxRegionFilters } from "./shapes";
 
 // The tax module's SQL: the only file of the module that imports drizzle and its tables.
 

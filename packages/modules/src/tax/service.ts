@@ -1,16 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, isUniqueViolation, transaction, type ListPaging } from "@kasse/db";
 import { taxQueries as q, type TaxRateFilters } from "./queries";
-import type {
-  TaxRateCreate,
-  TaxRateRow,
-  TaxRateRuleInput,
-  TaxRateRuleRow,
-  TaxRateUpdate,
-  TaxRegionCreate,
-  TaxRegionFilters,
-  TaxRegionRow,
-} from "./schema";
+import type { TaxRateRow, TaxRateRuleRow, TaxRegionRow } from "./schema";
+import type { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate, TaxRegionCreate, TaxRegionFilters } from "./shapes";
 import { applicable, type ApplicableTaxRate, type RegionRates } from "./overrides";
 
 /** A tax rate as the API shows it (its `rules` when read through the rate APIs). */

@@ -12,4 +12,4 @@ export {
   type InviteRow,
   type UserFilters,
   type UserRow,
-} from "./schema";
+} from "./shapes";

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation, type ListPaging } from "@kasse/db";
 import { inviteQueries as q, userQueries } from "./queries";
-import type { InviteCreate, InviteFilters, InviteRow } from "./schema";
+import type { InviteRow } from "./schema";
+import type { InviteCreate, InviteFilters } from "./shapes";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;

@@ -1,6 +1,7 @@
 import { and, eq, gt, sql, type SQL } from "drizzle-orm";
 import { db, inFilters, liveRecords, statement, textSearch, type Placeholders } from "@kasse/db";
-import { invite, user, type InviteFilters, type InviteRow, type UserFilters, type UserRow } from "./schema";
+import { invite, user, type InviteRow, type UserRow } from "./schema";
+import type { InviteFilters, UserFilters } from "./shapes";
 
 // The user module's SQL (users and invites): the only file of the module that imports drizzle and its tables.
 

@@ -1,11 +1,5 @@
-import { boolean, index, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { Type, type Static } from "@sinclair/typebox";
-import { Email, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { metadata, entityTable, liveUniqueIndex, timestamptz, type ListFilters } from "@kasse/db";
-
-/** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
-/** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
-const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
+import { boolean, index, text, uniqueIndex } from "@kasse/db";
+import { metadata, entityTable, liveUniqueIndex, timestamptz } from "@kasse/db";
 
 export const user = entityTable(
   "user",
@@ -18,54 +12,7 @@ export const user = entityTable(
   },
   (t) => [liveUniqueIndex("user_email_uq").on(t.email), index("user_created_at_idx").on(t.created_at)],
 );
-
 export type UserRow = typeof user.$inferSelect;
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
-  Type.Optional(Type.Union([schema, Type.Null()]));
-const MetadataBody = OptionalMetadata();
-
-/** Input of user creation (`kasse user create`, the first start, invites). */
-export const UserCreate = Strict({
-  email: Email(),
-  first_name: Nullable(Title({ maxLength: 200 })),
-  last_name: Nullable(Title({ maxLength: 200 })),
-  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
-  metadata: MetadataBody,
-});
-export type UserCreate = Static<typeof UserCreate>;
-
-/** Body of `POST /admin/users/{id}` (Medusa: the email is not editable). */
-export const UserUpdate = Strict({
-  first_name: Nullable(Title({ maxLength: 200 })),
-  last_name: Nullable(Title({ maxLength: 200 })),
-  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
-  metadata: MetadataBody,
-});
-export type UserUpdate = Static<typeof UserUpdate>;
-
-/** What a user's and an invite's views end with: their metadata and times. */
-const recordFields = {
-  metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-  created_at: Type.Optional(Timestamp()),
-  updated_at: Type.Optional(Timestamp()),
-  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
-};
-
-/** A user as the API answers it: the listed fields only. */
-export const UserView = Type.Object({
-  id: Type.String(),
-  email: Type.Optional(Type.String()),
-  first_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  last_name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  avatar_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  ...recordFields,
-});
-
-/** Filters of `GET /admin/users`. */
-export interface UserFilters extends ListFilters {
-  email?: string[];
-}
 
 /**
  * Invitations to become an admin user (Medusa's invites). Only a SHA-256 of the invite's secret is
@@ -89,32 +36,4 @@ export const invite = entityTable(
     index("invite_created_at_idx").on(t.created_at),
   ],
 );
-
 export type InviteRow = typeof invite.$inferSelect;
-
-/** Body of `POST /admin/invites`. */
-export const InviteCreate = Strict({ email: Email(), metadata: MetadataBody });
-export type InviteCreate = Static<typeof InviteCreate>;
-
-/** Body of `POST /admin/invites/accept`: the new user's names; `email`, when sent, must be the invite's. */
-export const InviteAccept = Strict({
-  email: Nullable(Email()),
-  first_name: Nullable(Title({ maxLength: 200 })),
-  last_name: Nullable(Title({ maxLength: 200 })),
-});
-export type InviteAccept = Static<typeof InviteAccept>;
-
-/** An invite as the API answers it: `token` only in the answers that create or resend it. */
-export const InviteView = Type.Object({
-  id: Type.String(),
-  email: Type.Optional(Type.String()),
-  accepted: Type.Optional(Type.Boolean()),
-  token: Type.Optional(Type.String()),
-  expires_at: Type.Optional(Timestamp()),
-  ...recordFields,
-});
-
-/** Filters of `GET /admin/invites`. */
-export interface InviteFilters extends ListFilters {
-  email?: string[];
-}

@@ -1,7 +1,8 @@
 import { generateId } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { userQueries as q } from "./queries";
-import type { UserCreate, UserFilters, UserRow, UserUpdate } from "./schema";
+import type { UserRow } from "./schema";
+import type { UserCreate, UserFilters, UserUpdate } from "./shapes";
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 

@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { definitions } from "@kasse/workflows";
-import type { UserCreate } from "./schema";
+import type { UserCreate } from "./shapes";
 import type { UserService } from "./service";
 import type { InviteService } from "./invites";
 

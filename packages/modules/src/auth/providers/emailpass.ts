@@ -8,7 +8,7 @@ import {
   verifyPassword,
   type ScryptParams,
 } from "../password";
-import type { AuthIdentity } from "../schema";
+import type { AuthIdentity } from "../shapes";
 import type { AuthProvider, IdentityStore } from "./types";
 
 export const EMAILPASS = "emailpass";

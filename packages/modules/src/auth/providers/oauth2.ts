@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { errors, isKasseError } from "@kasse/core";
-import type { AuthIdentity } from "../schema";
+import type { AuthIdentity } from "../shapes";
 import type { AuthProvider, IdentityStore, ProviderInput } from "./types";
 
 /** How long a user may take at the provider's consent screen. */

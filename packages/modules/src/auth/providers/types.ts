@@ -1,5 +1,6 @@
 import type { OneTimeTokenService } from "../one-time-tokens";
-import type { AuthIdentity, ProviderIdentityRow } from "../schema";
+import type { ProviderIdentityRow } from "../schema";
+import type { AuthIdentity } from "../shapes";
 
 /** What a provider operation receives from the HTTP layer. */
 export interface ProviderInput {

@@ -1,5 +1,5 @@
 import { generateId } from "@kasse/core";
-import type { OrderCreate } from "../schema";
+import type { OrderCreate } from "../shapes";
 
 /**
  * A checkout snapshot for tests: two lines (2 × 1000 and 1 × 500), one 700 shipping method,

@@ -23,7 +23,13 @@ import {
   type StepState,
 } from "./schema";
 
-// Every read and write of the two journal tables. Each function is one statement (one round trip).
+// Every read and write of the two journal tables, and the engine's other SQL. Each function is one
+// statement (one round trip).
+
+/** Cancels any statement of the current transaction that runs longer than `ms` (a step's timeout). */
+export async function limitStatements(db: Db, ms: number): Promise<void> {
+  await db.execute(sql`select set_config('statement_timeout', ${String(ms)}, true)`);
+}
 
 const ACTIVE: ExecutionState[] = ["running", "compensating"];
 

@@ -1,0 +1,657 @@
+import { Type, type Static, type TSchema, type TString } from "@sinclair/typebox";
+import {
+  Amount,
+  Code,
+  LocaleCode,
+  Count,
+  CountryCode,
+  CurrencyCode,
+  Email,
+  Handle,
+  Id,
+  LongText,
+  MoneyView,
+  OptionalMetadata,
+  ProviderData,
+  Title,
+  Url,
+} from "@kasse/core";
+import { RowView, View, type StoredAddress, type ListFilters } from "@kasse/db";
+import {
+  type OrderReturnItemRow,
+  type OrderReturnRow,
+  PAYMENT_STATUSES,
+  type ReturnShipping,
+  order,
+  orderChange,
+  orderLineItem,
+  orderReturn,
+  orderReturnChange,
+  orderReturnItem,
+  orderShippingMethod,
+  orderVersionChange,
+  returnReason,
+} from "./schema";
+
+/** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
+export type OrderAddress = StoredAddress;
+/**
+ * Medusa's action names that order changes write: a line added (its later updates and removal change
+ * or drop that action), an existing line's quantity or price, a shipping method added or removed (a
+ * canceled exchange's or claim's), a claimed item, a promotion code added to or taken off a draft.
+ */
+export const ORDER_CHANGE_ACTIONS = [
+  "ITEM_ADD",
+  "ITEM_UPDATE",
+  "SHIPPING_ADD",
+  "SHIPPING_REMOVE",
+  "WRITE_OFF_ITEM",
+  "CREDIT_LINE_ADD",
+  "PROMOTION_ADD",
+  "PROMOTION_REMOVE",
+] as const;
+export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
+/** A return with its items (`item_id`: the order line, as Medusa names it). */
+export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
+
+const Optional = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Text = () => Optional(Title());
+const Meta = OptionalMetadata;
+const Money = Amount;
+
+/** An address in an order write (the create snapshot or `POST /admin/orders/{id}`). */
+export const OrderAddressInput = Type.Object(
+  {
+    first_name: Text(),
+    last_name: Text(),
+    company: Text(),
+    address_1: Text(),
+    address_2: Text(),
+    city: Text(),
+    postal_code: Text(),
+    province: Text(),
+    country_code: Optional(CountryCode()),
+    phone: Text(),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderAddressInput = Static<typeof OrderAddressInput>;
+
+/** One line of the checkout snapshot an order is created from. */
+export const OrderLineItemInput = Type.Object(
+  {
+    cart_line_item_id: Optional(Id()),
+    variant_id: Optional(Id()),
+    product_id: Optional(Id()),
+    title: Title({ minLength: 1 }),
+    subtitle: Text(),
+    thumbnail: Optional(Url()),
+    variant_title: Text(),
+    variant_sku: Optional(Code()),
+    product_title: Text(),
+    product_handle: Optional(Handle()),
+    requires_shipping: Type.Optional(Type.Boolean()),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    quantity: Count({ minimum: 1 }),
+    unit_price: Money(),
+    subtotal: Money(),
+    tax_total: Type.Optional(Money()),
+    discount_total: Type.Optional(Money()),
+    total: Money(),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+
+/** One shipping method of the checkout snapshot. */
+export const OrderShippingMethodInput = Type.Object(
+  {
+    shipping_option_id: Optional(Id()),
+    name: Title({ minLength: 1 }),
+    amount: Money(),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    subtotal: Money(),
+    tax_total: Type.Optional(Money()),
+    discount_total: Type.Optional(Money()),
+    total: Money(),
+    data: Type.Optional(ProviderData()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+
+/** The totals of the checkout snapshot (as the cart computed them). */
+export const OrderTotalsInput = Type.Object(
+  {
+    item_subtotal: Money(),
+    item_tax_total: Money(),
+    item_discount_total: Money(),
+    item_total: Money(),
+    shipping_subtotal: Money(),
+    shipping_tax_total: Money(),
+    shipping_discount_total: Money(),
+    shipping_total: Money(),
+    subtotal: Money(),
+    discount_total: Money(),
+    tax_total: Money(),
+    total: Money(),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * What an order is created from: a cart-like snapshot (checkout passes the completed cart's
+ * values), the payment collections paying for it and their status at checkout.
+ */
+export const OrderCreate = Type.Object(
+  {
+    cart_id: Optional(Id()),
+    customer_id: Optional(Id()),
+    email: Optional(Email()),
+    currency_code: CurrencyCode(),
+    region_id: Optional(Id()),
+    sales_channel_id: Optional(Id()),
+    locale: Optional(LocaleCode()),
+    shipping_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
+    billing_address: Type.Optional(Type.Union([OrderAddressInput, Type.Null()])),
+    items: Type.Array(OrderLineItemInput, { minItems: 1 }),
+    shipping_methods: Type.Optional(Type.Array(OrderShippingMethodInput)),
+    totals: OrderTotalsInput,
+    payment_collection_ids: Type.Optional(Type.Array(Id({ minLength: 1 }))),
+    /** The promotions used at checkout and what each gave the order (see `orderPromotion`). */
+    promotions: Type.Optional(
+      Type.Array(
+        Type.Object({ promotion_id: Id({ minLength: 1 }), amount: Amount() }, { additionalProperties: false }),
+      ),
+    ),
+    payment_status: Type.Optional(Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s)))),
+    status: Type.Optional(
+      Type.Union([Type.Literal("pending"), Type.Literal("requires_action"), Type.Literal("draft")]),
+    ),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderCreate = Static<typeof OrderCreate>;
+
+/** Body of `POST /admin/orders/{id}`. */
+export const OrderUpdate = Type.Object(
+  {
+    email: Type.Optional(Email()),
+    shipping_address: Type.Optional(OrderAddressInput),
+    billing_address: Type.Optional(OrderAddressInput),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type OrderUpdate = Static<typeof OrderUpdate>;
+
+/** Who made a change, for the `order_change` log. */
+export interface OrderActor {
+  actor_type: string | null;
+  actor_id: string | null;
+}
+
+/** Filters of `GET /admin/orders` (and the store's own-orders list). */
+export interface OrderFilters extends ListFilters {
+  status?: string[];
+  payment_status?: string[];
+  fulfillment_status?: string[];
+  sales_channel_id?: string[];
+  customer_id?: string[];
+  email?: string[];
+  region_id?: string[];
+  created_at?: import("@kasse/db").RangeFilter<Date>;
+  updated_at?: import("@kasse/db").RangeFilter<Date>;
+  /** Draft orders only (the draft-order list); otherwise drafts are left out, as Medusa's order lists do. */
+  is_draft_order?: boolean;
+}
+
+/** The `orders` summary on customer views, declared for the customer response schemas. */
+export const OrderSummaryResponse = Type.Object({
+  id: Type.String(),
+  display_id: Type.Integer(),
+  status: Type.String(),
+  payment_status: Type.String(),
+  fulfillment_status: Type.String(),
+  currency_code: Type.String(),
+  total: MoneyView(),
+  created_at: Type.Unsafe<Date | string>({ type: "string", format: "date-time" }),
+});
+
+/** Body of `POST /admin/return-reasons`. */
+export const ReturnReasonCreate = Type.Object(
+  {
+    value: Code({ minLength: 1 }),
+    label: Title({ minLength: 1 }),
+    description: Optional(LongText()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReasonCreate = Static<typeof ReturnReasonCreate>;
+
+/** Body of `POST /admin/return-reasons/{id}`. */
+export const ReturnReasonUpdate = Type.Partial(ReturnReasonCreate, { additionalProperties: false });
+export type ReturnReasonUpdate = Static<typeof ReturnReasonUpdate>;
+
+/** Body of `POST /admin/orders/{id}/returns` (docs/CONTRACT.md). */
+export const ReturnCreate = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        { id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), reason_id: Optional(Id({ minLength: 1 })) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+    location_id: Id({ minLength: 1 }),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnCreate = Static<typeof ReturnCreate>;
+/**
+ * A return as the flows request it: the body above and, priced by them, its return shipping; an
+ * exchange's or claim's inbound return names it (Medusa's `exchange_id` / `claim_id`).
+ */
+export type ReturnCreateInput = ReturnCreate & {
+  shipping?: ReturnShipping | null;
+  exchange_id?: string | null;
+  claim_id?: string | null;
+};
+
+/**
+ * Body of `POST /admin/orders/{id}/returns/{return_id}/receive` (and `/admin/returns/{id}/receive`):
+ * which order lines came back and how many (`id` is the order line's, as in Medusa's receive-items).
+ * Without `items`, every unit still outstanding is received.
+ */
+export const ReturnReceive = Type.Object(
+  {
+    items: Type.Optional(
+      Type.Array(
+        Type.Object({ id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }) }, { additionalProperties: false }),
+        { minItems: 1, maxItems: 1000 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReceive = Static<typeof ReturnReceive>;
+
+const Note = () => Type.Optional(Type.Union([LongText(), Type.Null()]));
+
+/** Body of `POST /admin/returns` in Medusa's form: begins a return request (no items yet). */
+export const ReturnRequestBegin = Type.Object(
+  {
+    order_id: Id({ minLength: 1 }),
+    location_id: Type.Optional(Id({ minLength: 1 })),
+    description: Note(),
+    internal_note: Note(),
+    /** Medusa's flag to silence the customer's notice; Kasse sends none for a return. */
+    no_notification: Type.Optional(Type.Boolean()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestBegin = Static<typeof ReturnRequestBegin>;
+
+/** Body of `POST /admin/returns/{id}` while its request is pending. */
+export const ReturnRequestUpdate = Type.Object(
+  {
+    location_id: Type.Optional(Id({ minLength: 1 })),
+    no_notification: Type.Optional(Type.Boolean()),
+    metadata: Meta(),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestUpdate = Static<typeof ReturnRequestUpdate>;
+
+/** Body of `POST /admin/returns/{id}/request-items`: order lines to ask back (`RETURN_ITEM` actions). */
+export const ReturnRequestItems = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          id: Id({ minLength: 1 }),
+          quantity: Count({ minimum: 1 }),
+          reason_id: Optional(Id({ minLength: 1 })),
+          description: Note(),
+          internal_note: Note(),
+          metadata: Meta(),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnRequestItems = Static<typeof ReturnRequestItems>;
+
+/** Body of `POST /admin/returns/{id}/request-items/{action_id}`. */
+export const ReturnRequestItemUpdate = Type.Object(
+  { quantity: Type.Optional(Count({ minimum: 1 })), reason_id: Optional(Id({ minLength: 1 })), internal_note: Note() },
+  { additionalProperties: false },
+);
+export type ReturnRequestItemUpdate = Static<typeof ReturnRequestItemUpdate>;
+
+/** Body of `POST /admin/returns/{id}/receive-items`: order lines counted back (`RECEIVE_RETURN_ITEM` actions). */
+export const ReturnReceiveItems = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        { id: Id({ minLength: 1 }), quantity: Count({ minimum: 1 }), description: Note(), internal_note: Note() },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReturnReceiveItems = Static<typeof ReturnReceiveItems>;
+
+/** Body of `POST /admin/returns/{id}/receive-items/{action_id}`. */
+export const ReturnReceiveItemUpdate = Type.Object(
+  { quantity: Type.Optional(Count({ minimum: 1 })), internal_note: Note() },
+  { additionalProperties: false },
+);
+export type ReturnReceiveItemUpdate = Static<typeof ReturnReceiveItemUpdate>;
+
+/** Body of `POST /admin/returns/{id}/request` and `…/receive/confirm`. */
+export const ReturnChangeConfirm = Type.Object(
+  { no_notification: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+// ---- Responses ------------------------------------------------------------------------------
+
+/** A line of an order, with its fulfilled/shipped/delivered/returned quantities also under `detail`. */
+export const OrderLineItemView = RowView(orderLineItem, {
+  detail: View({
+    quantity: Type.Integer(),
+    fulfilled_quantity: Type.Integer(),
+    shipped_quantity: Type.Integer(),
+    delivered_quantity: Type.Integer(),
+    return_requested_quantity: Type.Integer(),
+    return_received_quantity: Type.Integer(),
+    /** Units received damaged and kept out of stock (not counted in `return_received_quantity` here, as in Medusa). */
+    return_dismissed_quantity: Type.Integer(),
+  }),
+});
+/** A shipping method of an order. */
+export const OrderShippingMethodView = RowView(orderShippingMethod);
+/** A change recorded on an order (who did what, the state before and after). */
+export const OrderChangeView = RowView(orderChange);
+/** A return reason. */
+export const ReturnReasonView = RowView(returnReason);
+/** An item of a return; `item_id` is its order line (Medusa's name for `line_item_id`). */
+export const ReturnItemView = RowView(orderReturnItem, { item_id: Type.String() });
+/**
+ * A return with its items. A return whose request is still pending (Medusa's order-change
+ * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
+ */
+/** A return's shipping method: the return option, and what it costs in its currency. */
+const ReturnShippingView = View({
+  shipping_option_id: Type.String(),
+  name: Type.String(),
+  amount: MoneyView(),
+  currency_code: Type.String(),
+});
+export const ReturnView = RowView(orderReturn, {
+  location_id: Type.Union([Type.String(), Type.Null()]),
+  items: Type.Array(ReturnItemView),
+  shipping: Type.Union([ReturnShippingView, Type.Null()]),
+});
+/** An action of a pending return change, as Medusa's order preview shows it on the order's lines. */
+export const ReturnChangeActionView = View({
+  id: Type.String(),
+  order_change_id: Type.String(),
+  order_id: Type.String(),
+  return_id: Type.String(),
+  action: Type.String(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  details: View({
+    reference_id: Type.String(),
+    quantity: Type.Integer(),
+    reason_id: Type.Union([Type.String(), Type.Null()]),
+  }),
+  internal_note: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+/** A pending return change (Medusa's `order_change`), with its actions. */
+export const ReturnChangeView = RowView(orderReturnChange, {
+  actions: Type.Array(ReturnChangeActionView),
+  shipping: Type.Union([
+    View({
+      ...(ReturnShippingView as unknown as { properties: Record<string, TSchema> }).properties,
+      id: Type.String(),
+      internal_note: Type.Union([Type.String(), Type.Null()]),
+      created_at: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+});
+/** A credit line as the API shows it (Medusa's `OrderCreditLine`). */
+export const OrderCreditLineView = View({
+  id: Type.String(),
+  order_id: Type.String(),
+  amount: MoneyView(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  version: Type.Integer(),
+  created_at: Type.String(),
+});
+/** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
+export const OrderView = RowView(order, {
+  items: Type.Array(OrderLineItemView),
+  shipping_methods: Type.Array(OrderShippingMethodView),
+  credit_lines: Type.Array(OrderCreditLineView),
+});
+
+/** `POST /admin/orders/{id}/credit-lines`: a credit line on the order (Medusa's body). */
+export const OrderCreditLineCreate = Type.Object(
+  {
+    amount: Money({ minimum: 1 }),
+    /** What the credit stands for (`refund`, `payment`, …) and that record's id. */
+    reference: Code({ minLength: 1 }),
+    reference_id: Id({ minLength: 1 }),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderCreditLineCreate = Static<typeof OrderCreditLineCreate>;
+
+/** `POST /admin/order-edits`: begins an edit of an open order. */
+export const OrderEditBegin = Type.Object(
+  {
+    order_id: Id(),
+    description: Type.Optional(LongText()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditBegin = Static<typeof OrderEditBegin>;
+
+/** `POST /admin/order-edits/{id}/items`: variants to add, each at least one unit (`unit_price` overrides the price). */
+export const OrderEditItemsAdd = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          variant_id: Id(),
+          quantity: Count({ minimum: 1 }),
+          unit_price: Type.Optional(Amount()),
+          internal_note: Type.Optional(LongText()),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditItemsAdd = Static<typeof OrderEditItemsAdd>;
+
+/** `POST /admin/order-edits/{id}/request`: whether the customer is told of the edit once it is confirmed. */
+export const OrderEditRequest = Type.Object(
+  { no_notification: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type OrderEditRequest = Static<typeof OrderEditRequest>;
+
+/**
+ * `POST /admin/order-changes/{id}` on an active edit: its internal note. Kasse always carries an
+ * order's promotions over to its changes (a line's discount scales with it), so
+ * `carry_over_promotions` may only be `true`.
+ */
+export const OrderChangeUpdate = Type.Object(
+  {
+    internal_note: Type.Optional(Type.Union([LongText(), Type.Null()])),
+    carry_over_promotions: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type OrderChangeUpdate = Static<typeof OrderChangeUpdate>;
+
+/** An existing line's new quantity (0 takes every unit off) and price, or an added line's new quantity and price. */
+export const OrderEditItemUpdate = Type.Object(
+  {
+    quantity: Count(),
+    unit_price: Type.Optional(Amount()),
+    internal_note: Type.Optional(LongText()),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditItemUpdate = Static<typeof OrderEditItemUpdate>;
+
+/** `POST /admin/order-edits/{id}/shipping-method`: a shipping option to add (`custom_amount` overrides its price). */
+export const OrderEditShippingAdd = Type.Object(
+  {
+    shipping_option_id: Id(),
+    custom_amount: Type.Optional(Amount()),
+    description: Type.Optional(LongText()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditShippingAdd = Static<typeof OrderEditShippingAdd>;
+
+/** An added shipping method's new price. */
+export const OrderEditShippingUpdate = Type.Object(
+  {
+    custom_amount: Type.Optional(Amount()),
+    internal_note: Type.Optional(LongText()),
+    metadata: OptionalMetadata(),
+  },
+  { additionalProperties: false },
+);
+export type OrderEditShippingUpdate = Static<typeof OrderEditShippingUpdate>;
+
+/**
+ * An action of an order change as Medusa answers it: an edit's (with the change's `version` and
+ * the money it moves) or a return change's (`return_id`, the reason); in an exchange's or a
+ * claim's preview, each of its actions names it (`exchange_id`, `claim_id`: the dashboard's forms
+ * find their lines and methods by it).
+ */
+export const OrderChangeActionView = View({
+  id: Type.String(),
+  order_change_id: Type.String(),
+  order_id: Type.String(),
+  return_id: Type.Optional(Type.String()),
+  exchange_id: Type.Optional(Type.String()),
+  claim_id: Type.Optional(Type.String()),
+  version: Type.Optional(Type.Integer()),
+  action: Type.String(),
+  reference: Type.String(),
+  reference_id: Type.String(),
+  details: View({
+    reference_id: Type.Optional(Type.String()),
+    reason_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    quantity: Type.Optional(Type.Integer()),
+    unit_price: Type.Optional(MoneyView()),
+    variant_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    product_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    title: Type.Optional(Type.String()),
+    subtitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    thumbnail: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    variant_title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    variant_sku: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    product_title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    product_handle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    requires_shipping: Type.Optional(Type.Boolean()),
+    is_tax_inclusive: Type.Optional(Type.Boolean()),
+    shipping_option_id: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+    amount: Type.Optional(MoneyView()),
+    tax_rate: Type.Optional(Type.Number()),
+    /** An exchange's or claim's inbound shipping method: its return. */
+    return_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** A claimed item's reason and note. */
+    reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    note: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    /** A credit line's reference (its `reference_id` above) and metadata. */
+    reference: Type.Optional(Type.String()),
+    /** A draft's promotion code (`PROMOTION_ADD`, `PROMOTION_REMOVE`). */
+    code: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  }),
+  /** The money the action moves (an added line's or method's amount before tax and discounts). */
+  amount: Type.Optional(MoneyView()),
+  internal_note: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+/** Medusa's order change, with its actions. */
+export const OrderVersionChangeView = RowView(orderVersionChange, { actions: Type.Array(OrderChangeActionView) });
+
+// What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
+export {
+  type AddedItemDetails,
+  type AddedShippingDetails,
+  CLAIM_REASONS,
+  CLAIM_TYPES,
+  type ClaimExchangeKind,
+  type ClaimReason,
+  type ClaimType,
+  FULFILLMENT_STATUSES,
+  ORDER_CHANGE_STATUSES,
+  ORDER_CHANGE_TYPES,
+  ORDER_STATUSES,
+  type OrderChangeAction,
+  type OrderChangeActionBody,
+  type OrderChangeRow,
+  type OrderChangeStatus,
+  type OrderChangeType,
+  type OrderClaimExchangeRow,
+  type OrderCreditLine,
+  type OrderFulfillmentStatus,
+  type OrderLineItemRow,
+  type OrderPaymentStatus,
+  type OrderReturnChangeInsert,
+  type OrderReturnChangeRow,
+  type OrderReturnItemRow,
+  type OrderReturnRow,
+  type OrderRow,
+  type OrderShippingMethodRow,
+  type OrderStatus,
+  type OrderTransferRequestRow,
+  type OrderVersionChangeRow,
+  PAYMENT_STATUSES,
+  RETURN_CHANGE_STATUSES,
+  RETURN_CHANGE_TYPES,
+  RETURN_STATUSES,
+  type ReturnChangeAction,
+  type ReturnChangeActionName,
+  type ReturnChangeStatus,
+  type ReturnChangeType,
+  type ReturnReasonRow,
+  type ReturnShipping,
+  type ReturnStatus,
+  TRANSFER_STATUSES,
+  type TransferStatus,
+} from "./schema";
