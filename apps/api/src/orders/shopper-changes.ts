@@ -135,6 +135,10 @@ function editAction(order: Order, a: OrderChangeActionOf): ShopperAction {
     }
     case "CREDIT_LINE_ADD":
       return { ...base, ...NOTHING, amount: a.amount };
+    // A code the admin added to or took off the order while it was a draft: its discount is in the lines.
+    case "PROMOTION_ADD":
+    case "PROMOTION_REMOVE":
+      return { ...base, ...NOTHING, title: a.details.code };
   }
 }
 
