@@ -5,5 +5,6 @@ export default defineProject({
     name: "admin",
     include: ["src/**/*.test.ts"],
     testTimeout: 30_000,
+    isolate: false,
   },
 });

@@ -6,6 +6,7 @@ export default defineProject({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
+    isolate: false,
     hookTimeout: 60_000,
   },
 });

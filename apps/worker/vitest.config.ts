@@ -5,6 +5,7 @@ export default defineProject({
     name: "worker",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
+    isolate: false,
     hookTimeout: 60_000,
   },
 });
