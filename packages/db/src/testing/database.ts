@@ -113,7 +113,8 @@ let snapshotReady: Promise<Blob> | undefined;
 /**
  * PGlite's counterpart of the PostgreSQL template: a dump of a freshly migrated in-memory database,
  * kept in the temporary folder per migration history and PGlite version. Loading it takes about a
- * second; initdb and the migrations took 5 to 9 s per test file (vitest runs each file in its own process).
+ * second; initdb and the migrations took 5 to 9 s per test file. The dump is read once per test worker
+ * (the files a worker runs share its module cache: `isolate: false`).
  */
 function migratedSnapshot(): Promise<Blob> {
   snapshotReady ??= (async () => {
