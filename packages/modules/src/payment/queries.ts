@@ -383,14 +383,22 @@ export const paymentQueries = {
   async insertRefund(row: typeof refund.$inferInsert): Promise<void> {
     await db.insert(refund).values(row);
   },
-  /** A payment voided: canceled with its session, and its amount taken off its collection's authorized amount. */
-  async markCanceled(row: PaymentRow): Promise<void> {
+  /**
+   * A payment voided: canceled with its session, and its amount taken off its collection's authorized
+   * amount. `settled` is what it had captured and was all refunded again (an automatic capture
+   * undone): taken off the collection's captured and refunded amounts too, which count its live
+   * payments, so the collection stays authorized ≥ captured ≥ refunded; the payment keeps its
+   * captures and refunds.
+   */
+  async markCanceled(row: PaymentRow, settled = 0): Promise<void> {
     await db.update(payment).set({ canceled_at: new Date() }).where(eq(payment.id, row.id));
     await db.update(paymentSession).set({ status: "canceled" }).where(eq(paymentSession.id, row.payment_session_id));
     await db
       .update(paymentCollection)
       .set({
         authorized_amount: sql`greatest(${paymentCollection.authorized_amount} - ${row.amount}, 0)`,
+        captured_amount: sql`greatest(${paymentCollection.captured_amount} - ${settled}, 0)`,
+        refunded_amount: sql`greatest(${paymentCollection.refunded_amount} - ${settled}, 0)`,
         status: sql`case when ${paymentCollection.authorized_amount} - ${row.amount} <= 0 then 'canceled' else 'partially_authorized' end`,
       })
       .where(eq(paymentCollection.id, row.payment_collection_id));

@@ -573,7 +573,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           note: "Checkout did not complete",
           idempotencyKey: `${options.idempotencyKey}:refund`,
         });
-      await transaction(() => q.markCanceled(row));
+      await transaction(() => q.markCanceled(row, captured));
     },
 
     /**
