@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { payIntent, payOrderDifference, startStripeTestApp, stripeCart, type StripeTestApp } from "../testing/stripe";
+import {
+  payIntent,
+  payLink,
+  payOrderDifference,
+  startStripeTestApp,
+  stripeCart,
+  type StripeTestApp,
+} from "../testing/stripe";
 import { orderBooks, paymentViolations } from "../testing/books";
 import { withFailure } from "../testing/inject-failure";
 
@@ -55,6 +62,27 @@ describe("automatic capture", () => {
     expect(auto.fake.counts(intent)).toMatchObject({ authorizations: 1, refunds: 0 });
     // `kasse check` clean, the compensated checkout of the test above included: its undone
     // automatic capture is off its collection's amounts with its authorization.
+    expect(await paymentViolations(auto.t)).toEqual([]);
+  });
+
+  it("a payment link whose saga fails after Stripe took the money refunds it, and the link stays payable", async () => {
+    const failing = await payOrderDifference(auto, (authorize) =>
+      withFailure(auto.t.database.db, "order_change", "INSERT", "NEW.action = 'payment_authorized'", authorize),
+    );
+    expect(failing.paid.statusCode).toBe(500);
+    expect(auto.fake.counts(failing.intent)).toMatchObject({ refunds: 1 });
+    expect(await orderBooks(auto.t, failing.orderId)).toMatchObject({ pending_difference: 2000 });
+    const link = (await auto.t.admin.get(`/admin/orders/${failing.orderId}`))
+      .json()
+      .order.payment_collections.find((c: { id: string }) => c.id === failing.link);
+    expect(link).toMatchObject({ status: "not_paid", authorized_amount: 0, captured_amount: 0, refunded_amount: 0 });
+
+    const again = await payLink(auto, failing.link);
+    expect(again.paid.statusCode, again.paid.body).toBe(200);
+    expect(await orderBooks(auto.t, failing.orderId)).toMatchObject({
+      payment_status: "captured",
+      pending_difference: 0,
+    });
     expect(await paymentViolations(auto.t)).toEqual([]);
   });
 });

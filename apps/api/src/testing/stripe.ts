@@ -141,10 +141,10 @@ export async function orderCounts(t: TestApp, cartIds: string[]): Promise<Map<st
 
 /**
  * Test fixture: a guest's order placed through Stripe (2 shirts at 20.00 and 5.00 shipping), then
- * edited to 3 shirts: 20.00 owed. The shopper starts a Stripe session on the edit's collection and pays the
- * PaymentIntent in the browser. Answers the order, the collection and the store's authorization.
+ * edited to 3 shirts: 20.00 owed. The shopper pays the edit's collection through its link
+ * ({@link payLink}). Answers the order, the collection and the store's authorization.
  */
-export async function payOrderDifference(s: StripeTestApp) {
+export async function payOrderDifference(s: StripeTestApp, around?: AroundAuthorize) {
   const cart = await stripeCart(s);
   await payIntent(s.fake, cart.intent_id);
   const done = await s.t.store.post(`/store/carts/${cart.cart_id}/complete`);
@@ -156,9 +156,20 @@ export async function payOrderDifference(s: StripeTestApp) {
     (c) => c.id !== cart.collection_id,
   )!;
   expect(link.amount).toBe(2000);
+  return { orderId, link: link.id, ...(await payLink(s, link.id, around)) };
+}
 
-  // Medusa's storefront: major units.
-  const started = await s.t.store.post(`/medusa/store/payment-collections/${link.id}/payment-sessions`, {
+type Answer = Awaited<ReturnType<StripeTestApp["t"]["app"]["inject"]>>;
+/** Wraps the store's authorization call (e.g. in `withFailure`). */
+type AroundAuthorize = (authorize: () => Promise<Answer>) => Promise<Answer>;
+
+/**
+ * The shopper pays an order's collection `linkId` (20.00) as Medusa's storefront does: a Stripe
+ * session in major units, the PaymentIntent paid in the browser, then the store's authorization
+ * (through `around` when given). Answers the intent and the authorization's answer.
+ */
+export async function payLink(s: StripeTestApp, linkId: string, around: AroundAuthorize = (authorize) => authorize()) {
+  const started = await s.t.store.post(`/medusa/store/payment-collections/${linkId}/payment-sessions`, {
     provider_id: "pp_stripe_stripe",
   });
   expect(started.statusCode, started.body).toBe(200);
@@ -166,15 +177,14 @@ export async function payOrderDifference(s: StripeTestApp) {
   expect(session).toMatchObject({ provider_id: "pp_stripe_stripe", amount: 20 });
   expect(s.fake.intent(session.data.id)).toMatchObject({ amount: 2000, currency: "eur" });
   // A provider this region does not offer.
-  const other = await s.t.store.post(`/store/payment-collections/${link.id}/payment-sessions`, {
+  const other = await s.t.store.post(`/store/payment-collections/${linkId}/payment-sessions`, {
     provider_id: "pp_test",
   });
   expect(other.statusCode, other.body).toBe(400);
 
   await payIntent(s.fake, session.data.id);
-  const paid = await s.t.store.post(
-    `/medusa/store/payment-collections/${link.id}/payment-sessions/${session.id}/authorize`,
-    {},
+  const paid = await around(() =>
+    s.t.store.post(`/medusa/store/payment-collections/${linkId}/payment-sessions/${session.id}/authorize`, {}),
   );
-  return { orderId, link: link.id, intent: session.data.id as string, paid };
+  return { intent: session.data.id as string, paid };
 }
