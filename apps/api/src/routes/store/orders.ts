@@ -1,8 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { errors, Secret } from "@kasse/core";
-import { ORDER_CHANGE_TYPES } from "@kasse/modules/order";
+import { ORDER_CHANGE_TYPES, visibleToShopper } from "@kasse/modules/order";
 import { requestOrderTransfer } from "@kasse/flows";
-import { visibleToShopper } from "@kasse/modules/order";
 import type { FastifyRequest } from "fastify";
 import type { App } from "../../app-type";
 import { parseFields, project } from "../../http/fields";
