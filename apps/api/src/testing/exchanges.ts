@@ -10,10 +10,18 @@ import type { ChangeFixtures } from "./order-changes";
 export function exchangeScenario(t: TestApp, f: ChangeFixtures) {
   /**
    * An order of 2 shirts (10.00), a mug (5.00) and shipping (7.00) = 32.00, its lines reserved at the
-   * warehouse, the two shirts fulfilled and (unless `capture` is false) the payment captured.
+   * warehouse, the two shirts fulfilled and (unless `capture` is false) the payment captured; a guest's
+   * unless `customer` names its customer and email.
    */
-  async function delivered(capture = true) {
-    const { order, payment_id } = await placeTestOrder(t.app, { sales_channel_id: f.CHANNEL }, { reserve_at: f.LOC });
+  async function delivered({
+    capture = true,
+    customer,
+  }: { capture?: boolean; customer?: { customer_id: string; email: string } } = {}) {
+    const { order, payment_id } = await placeTestOrder(
+      t.app,
+      { sales_channel_id: f.CHANNEL, ...customer },
+      { reserve_at: f.LOC },
+    );
     const shirt = order.items.find((i) => i.variant_id === "variant_shirt")!.id;
     const mug = order.items.find((i) => i.variant_id === "variant_mug")!.id;
     const fulfilled = await t.admin.post(`/admin/orders/${order.id}/fulfillments`, {

@@ -296,7 +296,7 @@ describe("exchanges (Medusa's order change, exchange kind)", () => {
   });
 
   it("lists the shipping options an order can be sent with, and where each ships from", async () => {
-    const o = await delivered(false);
+    const o = await delivered({ capture: false });
     const listed = await t.admin.get(`${M}/orders/${o.id}/shipping-options`);
     expect(listed.statusCode, listed.body).toBe(200);
     const express = listed.json().shipping_options.find((so: { id: string }) => so.id === f.OPTION) as Record<
@@ -461,7 +461,7 @@ describe("claims (Medusa's order change, claim kind)", () => {
   });
 
   it("refuses a claim without a valid type, and one of an unknown order", async () => {
-    const o = await delivered(false);
+    const o = await delivered({ capture: false });
     refused(await t.admin.post("/admin/claims", { order_id: o.id }), 400);
     refused(await t.admin.post("/admin/claims", { order_id: o.id, type: "gift" }), 400);
     refused(await t.admin.post("/admin/claims", { order_id: "order_nope", type: "refund" }), 404);

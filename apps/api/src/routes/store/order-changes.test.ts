@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
+import { exchangeScenario } from "../../testing/exchanges";
 import { placeTestOrder } from "../../testing/orders";
 import { expectRefused, useChangeFixtures } from "../../testing/order-changes";
 
 const t = useTestApp({}, { adminId: "user_store_history" });
 const f = useChangeFixtures(t, "Store history warehouse");
+const { delivered } = exchangeScenario(t, f);
 const CUSTOMER = "cus_history";
 
 /** The admin-only keys an order change has that its customer must never be shown. */
@@ -67,16 +69,7 @@ describe("GET /store/orders/{id}/changes: the customer's history of their order 
   const o = { id: "", shirt: "", mug: "", exchange: "", returnId: "" };
 
   it("is empty for an order as placed", async () => {
-    const { order: placed, payment_id } = await placeTestOrder(
-      t.app,
-      { sales_channel_id: f.CHANNEL, customer_id: CUSTOMER, email: "history@example.com" },
-      { reserve_at: f.LOC },
-    );
-    o.id = placed.id;
-    o.shirt = placed.items.find((i) => i.variant_id === "variant_shirt")!.id;
-    o.mug = placed.items.find((i) => i.variant_id === "variant_mug")!.id;
-    await post(`/admin/orders/${o.id}/fulfillments`, { items: [{ id: o.shirt, quantity: 2 }], location_id: f.LOC });
-    await post(`/admin/payments/${payment_id}/capture`);
+    Object.assign(o, await delivered({ customer: { customer_id: CUSTOMER, email: "history@example.com" } }));
     expect(await page(o.id)).toEqual({ order_changes: [], count: 0, limit: 15, offset: 0 });
   }, 60_000);
 

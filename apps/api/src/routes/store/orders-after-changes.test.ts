@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../testing";
-import { placeTestOrder } from "../../testing/orders";
+import { exchangeScenario } from "../../testing/exchanges";
 import { useChangeFixtures } from "../../testing/order-changes";
 
 const t = useTestApp({}, { adminId: "user_store_changes" });
 const f = useChangeFixtures(t, "Store changes warehouse");
+const { delivered } = exchangeScenario(t, f);
 
 /** What Medusa's storefront asks for on its order page (`lib/data/orders.ts`: `retrieveOrder`). */
 const STOREFRONT_FIELDS = "*payment_collections.payments,*items,*items.metadata,*items.variant,*items.product";
@@ -64,16 +65,7 @@ describe("the shopper's order after a change (GET /store/orders/{id})", () => {
   const o = { id: "", shirt: "", mug: "" };
 
   it("shows the order as placed; another customer gets 404", async () => {
-    const { order: placed, payment_id } = await placeTestOrder(
-      t.app,
-      { sales_channel_id: f.CHANNEL, customer_id: "cus_changes", email: "changes@example.com" },
-      { reserve_at: f.LOC },
-    );
-    o.id = placed.id;
-    o.shirt = placed.items.find((i) => i.variant_id === "variant_shirt")!.id;
-    o.mug = placed.items.find((i) => i.variant_id === "variant_mug")!.id;
-    await post(`/admin/orders/${o.id}/fulfillments`, { items: [{ id: o.shirt, quantity: 2 }], location_id: f.LOC });
-    await post(`/admin/payments/${payment_id}/capture`);
+    Object.assign(o, await delivered({ customer: { customer_id: "cus_changes", email: "changes@example.com" } }));
     expect(await expectShopperSeesCurrent(o.id)).toMatchObject({ version: 1, total: 3200 });
   }, 60_000);
 
