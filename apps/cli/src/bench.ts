@@ -3,8 +3,8 @@
 // go to the harness (e.g. `npm run bench -- --duration 10 --concurrency 1,8`), except
 // `--api-processes N`, which serves the API from N processes (`kasse start --processes N`).
 // The server is started as the README says, with `npm start`, so the bench measures what an operator
-// runs; KASSE_BENCH_NODE_ARGS gives it node options (in NODE_OPTIONS, e.g. a CPU profile:
-// "--cpu-prof --cpu-prof-dir=<dir>").
+// runs; KASSE_BENCH_NODE_ARGS gives it node options (e.g. a CPU profile: "--cpu-prof
+// --cpu-prof-dir=<dir>"), and then it is started with node directly, as `npm start`'s script does.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInfrastructure, loadConfig } from "@kasse/runtime";
+import { SERVER_NODE_FLAGS } from "@kasse/runtime/node-flags";
 import { connect } from "@kasse/db";
 import { createUserAccount } from "@kasse/flows";
 import { seedDemoStore, type DemoStore } from "@kasse/operations";
@@ -102,9 +103,9 @@ async function dropDatabase(): Promise<void> {
   }
 }
 
-/** A started server: `npm start`'s process, and Kasse's own under it (what the harness measures). */
+/** A started server: the process started (`npm start`), and Kasse's own under it (what the harness measures). */
 interface StartedKasse {
-  npm: ChildProcess;
+  launcher: ChildProcess;
   pid: number;
 }
 
@@ -126,45 +127,48 @@ function startServer(): Promise<StartedKasse> {
     LOG_LEVEL: "warn",
     WEBHOOK_ALLOW_PRIVATE: "true",
     ADMIN_UI: "false",
-    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile of the run (npm writes one of itself too).
-    ...(process.env.KASSE_BENCH_NODE_ARGS ? { NODE_OPTIONS: process.env.KASSE_BENCH_NODE_ARGS } : {}),
   };
-  const processes = apiProcesses > 1 ? ["--", "--processes", String(apiProcesses)] : [];
-  const npm = spawn("npm", ["start", "--silent", ...processes], {
-    cwd: repo,
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const processes = apiProcesses > 1 ? ["--processes", String(apiProcesses)] : [];
+  // Node refuses --cpu-prof in NODE_OPTIONS, so options for the server replace npm by what its
+  // script runs: node with the server's heap options, then these.
+  const nodeArgs = process.env.KASSE_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const [command, args] = nodeArgs.length
+    ? [process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, "apps/cli/bin/kasse.js", "start", ...processes]]
+    : ["npm", ["start", "--silent", ...(processes.length ? ["--", ...processes] : [])]];
+  const launcher = spawn(command, args, { cwd: repo, env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolveStart, reject) => {
     let output = "";
     let listening = false;
-    npm.stdout!.on("data", (chunk: Buffer) => {
+    launcher.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       // Every API process says it listens once it does.
       if (!listening && (output.match(/listening on/g) ?? []).length >= apiProcesses) {
         listening = true;
         console.log(output.trim().split("\n")[0]);
-        const pid = kasseProcess(npm.pid!);
-        if (pid === undefined) reject(new Error("npm start listens, but no kasse process was found under it"));
-        else resolveStart({ npm, pid });
+        const pid = kasseProcess(launcher.pid!);
+        if (pid === undefined) reject(new Error(`${command} listens, but no kasse process was found in it`));
+        else resolveStart({ launcher, pid });
       }
     });
-    npm.on("exit", (code) => reject(new Error(`npm start exited (${code}) before listening:\n${output}`)));
+    launcher.on("exit", (code) => reject(new Error(`${command} exited (${code}) before listening:\n${output}`)));
   });
 }
 
 /**
- * The process `npm start` runs Kasse in (npm runs its script through a shell): the harness measures
- * it and its children, not npm's own 60 MiB. Linux: children are read from /proc.
+ * The process Kasse runs in: `pid` itself or one under it (npm runs its script through a shell).
+ * The harness measures it and its children, not npm's own 60 MiB. Linux: children are read from /proc.
  */
 function kasseProcess(pid: number): number | undefined {
+  const isKasse = (of: number) =>
+    readFileSync(`/proc/${of}/cmdline`, "utf8")
+      .split("\0")
+      .some((arg) => arg.endsWith("apps/cli/bin/kasse.js"));
+  if (isKasse(pid)) return pid;
   const children = (of: number) =>
     readdirSync(`/proc/${of}/task`).flatMap((task) =>
       readFileSync(`/proc/${of}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number),
     );
   for (const child of children(pid)) {
-    const argv = readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0");
-    if (argv.some((arg) => arg.endsWith("apps/cli/bin/kasse.js"))) return child;
     const below = kasseProcess(child);
     if (below !== undefined) return below;
   }
@@ -351,9 +355,9 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    if (server && server.npm.exitCode === null) {
+    if (server && server.launcher.exitCode === null) {
       // Kasse's process is told, as a supervisor would (npm's shell would not pass a signal on).
-      const exited = new Promise((resolveExit) => server!.npm.once("exit", resolveExit));
+      const exited = new Promise((resolveExit) => server!.launcher.once("exit", resolveExit));
       process.kill(server.pid, "SIGTERM");
       await exited;
     }
