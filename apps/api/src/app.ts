@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyReply, type RouteOptions, type FastifyServerOptions } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { App } from "./app-type";
-import { onDatabase } from "@kasse/db";
+import { onDatabase, runsOn } from "@kasse/db";
 import { registerOpenApi } from "./plugins/openapi";
 import { registerResponseCheck } from "./plugins/response-check";
 import { serializerCompiler, validatorCompiler } from "./plugins/validation";
@@ -82,18 +82,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate("infra", infra);
   // The process's modules, built once by the composition root (`@kasse/runtime`).
   app.decorate("modules", infra.modules);
-  // Requests run on this app's database: the process's (then this costs nothing), or a second
-  // process's in a test. The scope lasts until the response is sent: one left as soon as `done`
-  // returns would disable the storage (ambient.ts) under the request's own hooks and handler.
-  // Entered again after the body is read: its stream's events carry no scope.
-  const onOwnDatabase = (_request: unknown, reply: FastifyReply, done: () => void) => {
-    void onDatabase(infra.database.db, () => {
-      done();
-      return sent(reply);
-    });
-  };
-  app.addHook("onRequest", onOwnDatabase);
-  app.addHook("preValidation", onOwnDatabase);
+  // Requests run on this app's database. A server's is the process's, where a request needs
+  // nothing (no scope to carry, no hook to pay for); a second process's, in a test, is entered for
+  // each request until its response is sent: a scope left as soon as `done` returns would disable
+  // the storage (ambient.ts) under the request's own hooks and handler. Entered again after the body
+  // is read: its stream's events carry no scope.
+  if (!runsOn(infra.database.db)) {
+    const onOwnDatabase = (_request: unknown, reply: FastifyReply, done: () => void) => {
+      void onDatabase(infra.database.db, () => {
+        done();
+        return sent(reply);
+      });
+    };
+    app.addHook("onRequest", onOwnDatabase);
+    app.addHook("preValidation", onOwnDatabase);
+  }
 
   registerRequestId(app);
   registerErrorHandling(app);

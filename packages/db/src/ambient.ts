@@ -58,10 +58,15 @@ export const processDatabaseOf = (): Db | undefined => processDatabase;
  * await onDatabase(second.db, () => engine.recover());
  */
 export function onDatabase<T>(database: Db, fn: () => T): T {
-  // Outside every scope, on the process's database: nothing to carry (and no hooks to pay for).
-  if (database === processDatabase && !scopes.getStore()) return fn();
+  if (runsOn(database)) return fn();
   return inScope({ database, tx: undefined }, fn);
 }
+
+/**
+ * Whether code running now already sends its statements to `database` outside a transaction with
+ * no scope open: there `onDatabase(database, fn)` only calls `fn` (nothing to carry, no hooks to pay for).
+ */
+export const runsOn = (database: Db): boolean => database === processDatabase && !scopes.getStore();
 
 function databaseOf(scope: Scope | undefined): Db {
   const database = scope?.database ?? processDatabase;

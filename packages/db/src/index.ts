@@ -15,6 +15,7 @@ export {
   lockKeys,
   onDatabase,
   readSnapshot,
+  runsOn,
   transaction,
   useDatabase,
 } from "./ambient";
