@@ -20,6 +20,11 @@ export interface ConnectOptions {
    * of running initdb, which is most of an in-memory start (the test helper loads one migrated dump per file).
    */
   snapshot?: Blob;
+  /**
+   * PostgreSQL: count what holds the pool's connections (`Database.poolUsage`, for a process's
+   * metrics). Off by default: the count costs every statement a wrapper and a callback.
+   */
+  countPoolUsage?: boolean;
 }
 
 /** How long opening a PostgreSQL connection may take (postgres.js waits 30 s by default): a wrong host is said within seconds. */
@@ -34,11 +39,15 @@ const CONNECT_TIMEOUT_S = 10;
  * const database = await connect({ url: process.env.DATABASE_URL, dataDir: ".kasse/data" });
  */
 export async function connect(options: ConnectOptions = {}): Promise<Database> {
-  if (options.url) return connectPostgres(options.url, options.poolSize ?? 10, options.logger);
+  if (options.url) return connectPostgres(options.url, options.poolSize ?? 10, options);
   return connectPglite(options);
 }
 
-async function connectPostgres(url: string, max: number, logger: Logger | undefined): Promise<Database> {
+async function connectPostgres(
+  url: string,
+  max: number,
+  { logger, countPoolUsage }: ConnectOptions,
+): Promise<Database> {
   const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([
     import("postgres"),
     import("drizzle-orm/postgres-js"),
@@ -56,13 +65,13 @@ async function connectPostgres(url: string, max: number, logger: Logger | undefi
     await client.end({ timeout: 0 }).catch(() => {});
     throw connectionFailure(error, url, CONNECT_TIMEOUT_S);
   }
-  const counted = countingUse(client, max);
-  const db = drizzlePostgres(preparingRepeated(counted.client), { logger });
+  const counted = countPoolUsage ? countingUse(client, max) : undefined;
+  const db = drizzlePostgres(preparingRepeated(counted?.client ?? client), { logger });
   const lockSessions = new Set<{ end(options?: { timeout?: number }): Promise<void> }>();
   return {
     db,
     kind: "postgres",
-    poolUsage: counted.usage,
+    ...(counted ? { poolUsage: counted.usage } : {}),
     ping: (timeoutMs = 2000) =>
       answered(
         db.execute(sql`select 1`).then(() => undefined),

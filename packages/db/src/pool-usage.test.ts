@@ -5,7 +5,7 @@ import { db, onDatabase, transaction } from "./ambient";
 
 describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool's usage", () => {
   it("counts statements until they answer and transactions until they end; what exceeds the pool waits", async () => {
-    const database = await connect({ url: process.env.DATABASE_URL, poolSize: 2 });
+    const database = await connect({ url: process.env.DATABASE_URL, poolSize: 2, countPoolUsage: true });
     try {
       const usage = () => database.poolUsage!();
       expect(usage()).toEqual({ size: 2, inUse: 0, waiting: 0 });
@@ -30,6 +30,15 @@ describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool's usage", () => {
       // A failed statement is counted out too.
       await expect(database.db.execute(sql`select 1/0`)).rejects.toThrow();
       expect(usage()).toEqual({ size: 2, inUse: 0, waiting: 0 });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("is not counted unless asked (it costs every statement a callback)", async () => {
+    const database = await connect({ url: process.env.DATABASE_URL, poolSize: 2 });
+    try {
+      expect(database.poolUsage).toBeUndefined();
     } finally {
       await database.close();
     }

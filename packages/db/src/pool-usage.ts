@@ -21,18 +21,23 @@ export function countingUse(client: Sql, size: number): { client: Sql; usage(): 
   const done = () => {
     inFlight--;
   };
+  const counting =
+    <A extends unknown[]>(call: (...args: A) => unknown) =>
+    (...args: A): unknown => {
+      const pending = call(...args);
+      inFlight++;
+      // Promise's own `then`: a postgres.js query's `then` would send it before the caller asked.
+      Promise.prototype.then.call(pending, done, done);
+      return pending;
+    };
+  // Made once, not per read: drizzle reads `unsafe` for every statement it sends.
+  const unsafe = counting(client.unsafe.bind(client));
+  const begin = counting(client.begin.bind(client) as (...args: unknown[]) => unknown);
   const counted = new Proxy(client, {
     get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (key !== "unsafe" && key !== "begin") return value;
-      const call = value as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => {
-        const pending = call.apply(target, args);
-        inFlight++;
-        // Promise's own `then`: a postgres.js query's `then` would send it before the caller asked.
-        Promise.prototype.then.call(pending, done, done);
-        return pending;
-      };
+      if (key === "unsafe") return unsafe;
+      if (key === "begin") return begin;
+      return Reflect.get(target, key, receiver);
     },
   });
   return {

@@ -41,28 +41,26 @@ type Scoped = (fn: (sql: Sql) => unknown) => unknown;
  * (a statement whose text varies with its input) stay unnamed.
  */
 export function preparingRepeated(client: Sql, isRepeated = repeatedTexts()): Sql {
+  // Made once per handle, not per read: drizzle reads `unsafe` for every statement it sends.
+  const unsafe: Unsafe = (text, params, options) =>
+    (client.unsafe as Unsafe)(text, params, options?.prepare || !isRepeated(text) ? options : { ...options, prepare: true });
+  // `begin([options,] fn)`, `savepoint([name,] fn)`: the callback's handle prepares the same way.
+  const scoped =
+    (name: "begin" | "savepoint") =>
+    (...args: unknown[]): unknown => {
+      const fn = args.pop() as Parameters<Scoped>[0];
+      // `savepoint` is a transaction handle's (postgres.js types it on TransactionSql only).
+      const open = (client as unknown as Record<typeof name, (...args: unknown[]) => unknown>)[name];
+      return open.call(client, ...args, (sql: Sql) => fn(preparingRepeated(sql, isRepeated)));
+    };
+  const begin = scoped("begin");
+  const savepoint = scoped("savepoint");
   return new Proxy(client, {
     get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (key === "unsafe") {
-        const unsafe = value as Unsafe;
-        return (text: string, params?: unknown[], options?: { prepare?: boolean }) =>
-          unsafe.call(
-            target,
-            text,
-            params,
-            options?.prepare || !isRepeated(text) ? options : { ...options, prepare: true },
-          );
-      }
-      if (key === "begin" || key === "savepoint") {
-        const scoped = value as (...args: unknown[]) => unknown;
-        // `begin([options,] fn)`, `savepoint([name,] fn)`: the callback's handle prepares the same way.
-        return (...args: unknown[]) => {
-          const fn = args.pop() as Parameters<Scoped>[0];
-          return scoped.call(target, ...args, (sql: Sql) => fn(preparingRepeated(sql, isRepeated)));
-        };
-      }
-      return value;
+      if (key === "unsafe") return unsafe;
+      if (key === "begin") return begin;
+      if (key === "savepoint") return savepoint;
+      return Reflect.get(target, key, receiver);
     },
   });
 }

@@ -12,11 +12,16 @@ export interface OpenDatabase {
  * Opens the configured database and makes it the process's (`useDatabase`: what every query runs
  * on): PGlite under `<KASSE_DATA_DIR>/data` in embedded mode, after locking the data folder to this
  * process (a second process on it is refused, told which process holds it: `holder` says what this
- * one is), else PostgreSQL at `DATABASE_URL`.
+ * one is), else PostgreSQL at `DATABASE_URL`, its pool's usage counted when `countPoolUsage` (a
+ * process serving metrics).
  */
-export async function openDatabase(config: BaseConfig, holder = "a Kasse process"): Promise<OpenDatabase> {
+export async function openDatabase(
+  config: BaseConfig,
+  holder = "a Kasse process",
+  { countPoolUsage = false }: { countPoolUsage?: boolean } = {},
+): Promise<OpenDatabase> {
   if (!config.embedded) {
-    const database = await connect({ url: config.databaseUrl });
+    const database = await connect({ url: config.databaseUrl, countPoolUsage });
     useDatabase(database.db);
     return { database };
   }

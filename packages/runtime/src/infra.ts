@@ -51,7 +51,9 @@ export async function createInfrastructure(
     role?: string;
   } = {},
 ): Promise<Infrastructure & { close(): Promise<void>; storeLock?: StoreLock }> {
-  const { database, storeLock } = await openDatabase(config, options.holder);
+  const { database, storeLock } = await openDatabase(config, options.holder, {
+    countPoolUsage: options.metrics !== undefined,
+  });
   try {
     if (options.migrate ?? config.embedded) await migrate(database);
     else if (!config.embedded) await assertMigrated(database);
