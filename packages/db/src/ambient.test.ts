@@ -136,6 +136,20 @@ describe("statement", () => {
     ]);
   });
 
+  it("runs on the handle of each call: the database, a transaction, the database again", async () => {
+    await insertNote({ id: "a", body: "before" });
+    await expect(
+      transaction(async () => {
+        await insertNote({ id: "b", body: "undone" });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    await transaction(async () => void (await insertNote({ id: "c", body: "kept" })));
+    // The same keys in another order: a shape of its own, with its values in their places.
+    await insertNote({ body: "after", id: "d" });
+    expect(await bodies()).toEqual(["before", "kept", "after"]);
+  });
+
   it("sends a list placeholder as one parameter: one text at any length, none matched by an empty list", async () => {
     await db.insert(note).values([
       { id: "a", body: "1" },

@@ -88,28 +88,65 @@ export function statement<V extends Record<string, unknown>, R>(
 export function builtStatement<V extends Record<string, unknown>, R>(
   build: (v: Placeholders<V>, handle: Db) => Preparable<R>,
 ): (handle: Db, values: V) => Promise<R> {
-  const templates = new Map<string, Template>();
+  // Most statements have one shape; a write with optional columns a few. Matched key by key, so a
+  // call allocates nothing to find its template.
+  const shapes: Shape[] = [];
   return (handle, values) => {
-    // The shape: which keys are given, undefined or null. A key left out of `values` is a shape of
-    // its own too: a text built with it as a placeholder would find no value for it.
-    let shape = "";
-    for (const key in values) {
-      const value = values[key];
-      shape += value === undefined ? `-${key}` : value === null ? `0${key}` : `+${key}`;
-    }
-    let template = templates.get(shape);
-    if (!template) {
+    let shape: Shape | undefined;
+    for (let i = 0; i < shapes.length && !shape; i++) if (matches(shapes[i]!, values)) shape = shapes[i];
+    if (!shape) {
       const v: Record<string, unknown> = {};
       for (const key in values)
         v[key] = values[key] === undefined ? undefined : values[key] === null ? null : sql.placeholder(key);
-      template = templateOf(build(v as Placeholders<V>, handle));
-      templates.set(shape, template);
+      shape = { ...shapeOf(values), template: templateOf(build(v as Placeholders<V>, handle)) };
+      shapes.push(shape);
     }
     const session = (handle as unknown as { session: Session }).session;
-    const query = session.prepareQuery(...template.args) as PreparedQuery<R>;
-    if (template.joinsNotNullableMap !== undefined) query.joinsNotNullableMap = template.joinsNotNullableMap;
-    return query.execute(values);
+    // The query drizzle makes of a template holds no state of a call: the last one is kept for its
+    // session (the database's, outside transactions), made anew in each transaction.
+    if (shape.session !== session) {
+      const query = session.prepareQuery(...shape.template.args);
+      if (shape.template.joinsNotNullableMap !== undefined)
+        query.joinsNotNullableMap = shape.template.joinsNotNullableMap;
+      shape.session = session;
+      shape.query = query;
+    }
+    return shape.query!.execute(values) as Promise<R>;
   };
+}
+
+/**
+ * Which keys a call gives, in order, and of each whether it is undefined (0), null (1) or a value
+ * (2): a key left out of `values` makes a shape of its own too, since a text built with it as a
+ * placeholder would find no value for it.
+ */
+interface Shape {
+  keys: string[];
+  kinds: number[];
+  template: Template;
+  session?: Session;
+  query?: PreparedQuery<unknown>;
+}
+
+const kindOf = (value: unknown): number => (value === undefined ? 0 : value === null ? 1 : 2);
+
+function shapeOf(values: Record<string, unknown>): Pick<Shape, "keys" | "kinds"> {
+  const keys: string[] = [];
+  const kinds: number[] = [];
+  for (const key in values) {
+    keys.push(key);
+    kinds.push(kindOf(values[key]));
+  }
+  return { keys, kinds };
+}
+
+function matches(shape: Shape, values: Record<string, unknown>): boolean {
+  let i = 0;
+  for (const key in values) {
+    if (shape.keys[i] !== key || shape.kinds[i] !== kindOf(values[key])) return false;
+    i++;
+  }
+  return i === shape.keys.length;
 }
 
 /** Sends a list placeholder's value (an array of strings) as the text of a text[] literal. */
