@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { addRouteHook } from "./route-hooks";
 import { isFileUrl } from "@kasse/core";
 import { branches } from "../http/money";
 import { responseSchema } from "./medusa-dialect";
@@ -85,16 +86,27 @@ function mapMarked(value: unknown, marks: Marks, map: (url: string) => string): 
  * schemas; no route converts anything itself.
  */
 export function registerFileUrls(app: FastifyInstance): void {
-  // After validation: the route's schema has checked the URL as the client sent it.
-  app.addHook("preHandler", async (request) => {
-    const body = request.body;
-    if (!body || typeof body !== "object") return;
-    const marks = marksFor(request.routeOptions.schema?.body);
-    if (marks) request.body = mapMarked(body, marks, (url) => app.modules.file.reference(url));
-  });
-  app.addHook("preSerialization", async (request, reply, payload) => {
-    if (payload === null || typeof payload !== "object") return payload;
-    const marks = marksFor(responseSchema(request.routeOptions.schema, reply.statusCode));
-    return marks ? mapMarked(payload, marks, (value) => app.modules.file.resolve(value)) : payload;
+  // Only on the routes whose schemas mark a file's URL; read per request, as the route's schemas
+  // may gain answers after this hook (openapi.ts adds the error ones).
+  app.addHook("onRoute", (route) => {
+    if (marksFor(route.schema?.body))
+      // After validation: the route's schema has checked the URL as the client sent it.
+      addRouteHook(route, "preHandler", async (request: FastifyRequest) => {
+        const body = request.body;
+        if (!body || typeof body !== "object") return;
+        const marks = marksFor(request.routeOptions.schema?.body);
+        if (marks) request.body = mapMarked(body, marks, (url) => app.modules.file.reference(url));
+      });
+    const responses = Object.values((route.schema?.response ?? {}) as Record<string, unknown>);
+    if (responses.some((schema) => marksFor(schema)))
+      addRouteHook(
+        route,
+        "preSerialization",
+        async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+          if (payload === null || typeof payload !== "object") return payload;
+          const marks = marksFor(responseSchema(request.routeOptions.schema, reply.statusCode));
+          return marks ? mapMarked(payload, marks, (value) => app.modules.file.resolve(value)) : payload;
+        },
+      );
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { addRouteHook } from "./route-hooks";
 import { errors } from "@kasse/core";
 import { refuseUnsafeInput } from "./input-policy";
 
@@ -36,7 +37,10 @@ export function registerJsonBody(app: FastifyInstance): void {
       return done(null, parsed);
     });
   });
-  app.addHook("preValidation", async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  app.addHook("onRoute", (route) => {
+    if (route.schema?.body)
+      addRouteHook(route, "preValidation", async (request: FastifyRequest) => {
+        if (request.body === undefined) request.body = {};
+      });
   });
 }
