@@ -148,7 +148,7 @@ interface PageRow {
  * sort and limit, for the page's rows only. The count is a subquery run once, not
  * `count(*) over ()`: a window over every match keeps each whole row until the last one is read,
  * so the default page sorted all the orders (2.6 ms for 1,141 orders) instead of reading its 15
- * from `order_live_created_at_idx` (0.5 ms with an index-only count).
+ * from `order_live_created_at_status_idx` (0.5 ms with an index-only count).
  */
 const pageQuery = (
   where: SQL | undefined,
