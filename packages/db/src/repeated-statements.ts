@@ -43,7 +43,11 @@ type Scoped = (fn: (sql: Sql) => unknown) => unknown;
 export function preparingRepeated(client: Sql, isRepeated = repeatedTexts()): Sql {
   // Made once per handle, not per read: drizzle reads `unsafe` for every statement it sends.
   const unsafe: Unsafe = (text, params, options) =>
-    (client.unsafe as Unsafe)(text, params, options?.prepare || !isRepeated(text) ? options : { ...options, prepare: true });
+    (client.unsafe as Unsafe)(
+      text,
+      params,
+      options?.prepare || !isRepeated(text) ? options : { ...options, prepare: true },
+    );
   // `begin([options,] fn)`, `savepoint([name,] fn)`: the callback's handle prepares the same way.
   const scoped =
     (name: "begin" | "savepoint") =>
