@@ -102,16 +102,10 @@ export function builtStatement<V extends Record<string, unknown>, R>(
       shapes.push(shape);
     }
     const session = (handle as unknown as { session: Session }).session;
-    // The query drizzle makes of a template holds no state of a call: the last one is kept for its
-    // session (the database's, outside transactions), made anew in each transaction.
-    if (shape.session !== session) {
-      const query = session.prepareQuery(...shape.template.args);
-      if (shape.template.joinsNotNullableMap !== undefined)
-        query.joinsNotNullableMap = shape.template.joinsNotNullableMap;
-      shape.session = session;
-      shape.query = query;
-    }
-    return shape.query!.execute(values) as Promise<R>;
+    const query = session.prepareQuery(...shape.template.args) as PreparedQuery<R>;
+    if (shape.template.joinsNotNullableMap !== undefined)
+      query.joinsNotNullableMap = shape.template.joinsNotNullableMap;
+    return query.execute(values);
   };
 }
 
@@ -124,8 +118,6 @@ interface Shape {
   keys: string[];
   kinds: number[];
   template: Template;
-  session?: Session;
-  query?: PreparedQuery<unknown>;
 }
 
 const kindOf = (value: unknown): number => (value === undefined ? 0 : value === null ? 1 : 2);
