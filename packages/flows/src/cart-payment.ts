@@ -91,7 +91,7 @@ export async function startPaymentSession(
   const collection = await m.payment.collectionRow(collectionId);
   const { region, cart } = await accessibleCollection(m, collection, actor);
   if (cart) assertCartOpen({ cart });
-  else await payableOrderCollection(m, collectionId, actor.customer_id);
+  else await payableOrderCollection(m, collection, actor.customer_id);
   const enabled = region
     ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
     : m.payment.providers.has(input.provider_id);

@@ -45,14 +45,14 @@ async function assertPayable(m: Modules, order: Order, collection: PaymentCollec
     );
 }
 
-/** {@link assertPayable} for the shopper's collection `collectionId` (404 when not theirs); answers its order. */
+/** {@link assertPayable} for the shopper's `collection` (404 when not theirs); answers its order. */
 export async function payableOrderCollection(
   m: Modules,
-  collectionId: string,
+  collection: PaymentCollectionRow,
   customerId: string | null,
 ): Promise<Order> {
-  const order = await shopperOrderOfCollection(m, collectionId, customerId);
-  await assertPayable(m, order, await m.payment.collectionRow(collectionId));
+  const order = await shopperOrderOfCollection(m, collection.id, customerId);
+  await assertPayable(m, order, collection);
   return order;
 }
 
@@ -66,8 +66,8 @@ export interface PayOrderCollectionInput {
 /** Checks the shopper's payment of an order's collection (reads only; the authorization checks again under its lock). */
 const planOrderCollectionPaymentStep = step("plan-order-collection-payment", {
   invoke: async (input: { payment_collection_id: string; customer_id: string | null }, ctx) => {
-    const order = await payableOrderCollection(ctx.modules, input.payment_collection_id, input.customer_id);
     const collection = await ctx.modules.payment.collectionRow(input.payment_collection_id);
+    const order = await payableOrderCollection(ctx.modules, collection, input.customer_id);
     return { output: { order_id: order.id, amount: collection.amount } };
   },
 });
