@@ -11,15 +11,12 @@ import {
   type PaymentSessionInput,
 } from "@kasse/modules/payment";
 import type { CartRow } from "@kasse/modules/cart";
+import type { Order } from "@kasse/modules/order";
 import type { Region } from "@kasse/modules/region";
 import { assertCartAccess, assertCartOpen, type CartActor } from "./cart-write";
 import { nullIfMissing } from "./cart-result";
 import { syncCartPaymentAmount } from "./cart-payment-amount";
-import {
-  payableOrderCollection,
-  payOrderCollectionWorkflow,
-  shopperOrderOfCollection,
-} from "./order-collection-payment";
+import { assertPayable, payOrderCollectionWorkflow, shopperOrderOfCollection } from "./order-collection-payment";
 
 /** A payment collection with the region whose providers it may use. */
 export interface CartPaymentResult {
@@ -77,7 +74,7 @@ export const authorizePaymentSessionWorkflow = workflow(
  * open, brings a collection left behind its cart's total up to it, then runs
  * `create-payment-session`. The response carries the provider's `data` for the client. An order's
  * collection (its payment link) takes a session once its order is the shopper's and it is still
- * owed in full (else 400, see `payableOrderCollection`).
+ * owed in full (else 400, see `assertPayable`).
  * @example
  * const { payment_collection } = await startPaymentSession(app.infra.engine, app.modules, id, actor, { provider_id: "pp_system_default" });
  */
@@ -89,9 +86,9 @@ export async function startPaymentSession(
   input: { provider_id: string; data?: Record<string, unknown>; context?: Record<string, unknown> },
 ): Promise<CartPaymentResult> {
   const collection = await m.payment.collectionRow(collectionId);
-  const { region, cart } = await accessibleCollection(m, collection, actor);
+  const { region, cart, order } = await accessibleCollection(m, collection, actor);
   if (cart) assertCartOpen({ cart });
-  else await payableOrderCollection(m, collection, actor.customer_id);
+  else await assertPayable(m, order!, collection);
   const enabled = region
     ? region.payment_providers.some((p) => p.id === input.provider_id && p.is_enabled)
     : m.payment.providers.has(input.provider_id);
@@ -142,17 +139,17 @@ export async function authorizePaymentSession(
 /**
  * The collection's cart (its own row) and region, if the caller may reach that cart (a
  * customer's cart only with their token, else 404); a collection of no cart must be an order's
- * the caller may see in the store (else 404), and answers no cart. Reads without locking: the
- * writes that follow take their own locks.
+ * the caller may see in the store (else 404), and answers that order instead. Reads without
+ * locking: the writes that follow take their own locks.
  */
 async function accessibleCollection(
   m: Modules,
   collection: { id: string; cart_id: string | null; region_id: string | null },
   actor: CartActor,
-): Promise<{ region: Region | null; cart: CartRow | null }> {
+): Promise<{ region: Region | null; cart: CartRow | null; order: Order | null }> {
   if (!collection.cart_id) {
-    await shopperOrderOfCollection(m, collection.id, actor.customer_id);
-    return { region: await regionOf(m, collection.region_id), cart: null };
+    const order = await shopperOrderOfCollection(m, collection.id, actor.customer_id);
+    return { region: await regionOf(m, collection.region_id), cart: null, order };
   }
   const cart = await m.cart.retrieve(collection.cart_id);
   try {
@@ -160,7 +157,7 @@ async function accessibleCollection(
   } catch {
     throw errors.notFound(`Payment collection with id: ${collection.id} was not found`);
   }
-  return { region: await regionOf(m, cart.region_id), cart };
+  return { region: await regionOf(m, cart.region_id), cart, order: null };
 }
 
 async function regionOf(m: Modules, regionId: string | null): Promise<Region | null> {

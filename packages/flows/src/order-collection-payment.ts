@@ -33,7 +33,7 @@ export async function shopperOrderOfCollection(
  * paid or canceled, or one asking for more than the order still owes beyond what its other
  * collections ask for (the order changed after the link was sent: the store asks anew).
  */
-async function assertPayable(m: Modules, order: Order, collection: PaymentCollectionRow): Promise<void> {
+export async function assertPayable(m: Modules, order: Order, collection: PaymentCollectionRow): Promise<void> {
   assertOpen(order, "paid");
   if (collection.status !== "not_paid" && collection.status !== "awaiting")
     throw errors.invalidData(`Payment collection ${collection.id} is ${collection.status}: it cannot be paid again`);
@@ -46,7 +46,7 @@ async function assertPayable(m: Modules, order: Order, collection: PaymentCollec
 }
 
 /** {@link assertPayable} for the shopper's `collection` (404 when not theirs); answers its order. */
-export async function payableOrderCollection(
+async function payableOrderCollection(
   m: Modules,
   collection: PaymentCollectionRow,
   customerId: string | null,
