@@ -9,11 +9,7 @@ type HookName = "onRequest" | "preValidation" | "preHandler" | "preSerialization
  * @example
  * app.addHook("onRoute", (route) => { if (route.schema?.body) addRouteHook(route, "preValidation", emptyBody); });
  */
-export function addRouteHook<H extends NonNullable<RouteOptions[HookName]>>(
-  route: RouteOptions,
-  name: HookName,
-  hook: H extends readonly unknown[] ? H[number] : H,
-): void {
+export function addRouteHook(route: RouteOptions, name: HookName, hook: (...args: never[]) => unknown): void {
   const current = route[name] as unknown;
   const hooks = current === undefined ? [] : Array.isArray(current) ? current : [current];
   (route as unknown as Record<HookName, unknown[]>)[name] = [...hooks, hook];
