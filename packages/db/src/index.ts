@@ -70,7 +70,7 @@ export {
   type Paging,
   type RangeFilter,
 } from "./list";
-export { builtStatement, inFilters, inList, rowsOf, statement, type Placeholders } from "./statement";
+export { builtStatement, first, inFilters, inList, rowsOf, statement, type Placeholders } from "./statement";
 export { insertRows } from "./rows-insert";
 export { groupBy, liveRecords, type ListPaging, type LiveRecords } from "./records";
 export { jsonRelation, fromJson, type JsonRelation } from "./json-rows";

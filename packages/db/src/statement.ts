@@ -82,6 +82,20 @@ export function statement<V extends Record<string, unknown>, R>(
 }
 
 /**
+ * The first row of what `run` answers, or undefined: a query that reads or writes at most one row,
+ * declared where its queries object names it.
+ * @example
+ * export const channelQueries = {
+ *   defaultChannel: first(statement(() => db.select().from(salesChannel).where(isDefault).limit(1))),
+ * };
+ */
+export function first<A extends unknown[], R>(
+  run: (...args: A) => Promise<R[]>,
+): (...args: A) => Promise<R | undefined> {
+  return async (...args) => (await run(...args))[0];
+}
+
+/**
  * A {@link statement} run on the handle it is given, whose `build` gets that handle too (the db
  * package's own helpers and the deprecated forms).
  */

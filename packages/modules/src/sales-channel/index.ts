@@ -1,8 +1,2 @@
 export { createSalesChannelService, type SalesChannelService } from "./service";
-export {
-  SalesChannelCreate,
-  SalesChannelUpdate,
-  SalesChannelView,
-  type SalesChannelFilters,
-  type SalesChannelRow,
-} from "./shapes";
+export * from "./shapes";

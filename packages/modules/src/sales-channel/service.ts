@@ -1,8 +1,7 @@
 import { errors, generateId } from "@kasse/core";
-import type { ListPaging } from "@kasse/db";
 import { salesChannelQueries as q } from "./queries";
 import type { SalesChannelRow } from "./schema";
-import type { SalesChannelCreate, SalesChannelFilters, SalesChannelUpdate } from "./shapes";
+import type { SalesChannelCreate, SalesChannelUpdate } from "./shapes";
 
 /**
  * Sales channels: CRUD plus the store's default channel. Built once per process; every method runs
@@ -14,11 +13,8 @@ import type { SalesChannelCreate, SalesChannelFilters, SalesChannelUpdate } from
 export function createSalesChannelService() {
   const service = {
     create: (input: SalesChannelCreate): Promise<SalesChannelRow> => q.insert({ ...input, id: generateId("sc") }),
-
-    retrieve: (id: string): Promise<SalesChannelRow> => q.retrieve(id),
-
-    list: (filters: SalesChannelFilters, page: ListPaging) => q.list(filters, page),
-
+    retrieve: q.retrieve,
+    list: q.list,
     update: (id: string, input: SalesChannelUpdate): Promise<SalesChannelRow> => q.update(id, input),
 
     /** Soft delete; the default channel cannot be deleted. */
@@ -30,7 +26,9 @@ export function createSalesChannelService() {
 
     /** The default channel, created on first use so a fresh store always has one. */
     async getOrCreateDefault(): Promise<SalesChannelRow> {
-      return (await q.defaultChannel()) ?? (await q.insertDefault()) ?? (await service.getOrCreateDefault());
+      return (
+        (await q.defaultChannel()) ?? (await q.insertDefault({ id: generateId("sc") })) ?? service.getOrCreateDefault()
+      );
     },
 
     /**
@@ -39,12 +37,12 @@ export function createSalesChannelService() {
      */
     async enabled(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      const enabled = new Set(await q.enabledAmong(ids));
+      const enabled = new Set((await q.enabledAmong({ ids })).map((r) => r.id));
       return ids.filter((id) => enabled.has(id));
     },
 
     /** The ids among `ids` that are live channels; callers use it to reject unknown ids. */
-    existing: (ids: string[]): Promise<Set<string>> => q.existing(ids),
+    existing: q.existing,
   };
   return service;
 }
