@@ -1,4 +1,4 @@
-export { FileView } from "./shapes";
+export * from "./shapes";
 export { type FileProvider } from "./local-provider";
 export { type S3Storage } from "./s3-provider";
 export { createFileProvider, type FileStorage } from "./storage";

@@ -187,7 +187,7 @@ export function createFileService(provider: FileProvider, limits: FileLimits, pu
       if (!KEY.test(id)) throw errors.notFound(`File with id: ${id} was not found`);
       // A presigned upload that never came has a row and no file: deleting it frees its room.
       const removed = await provider.remove(id);
-      const recorded = await q.softDelete(id);
+      const recorded = await q.softDelete({ id });
       if (!removed && !recorded) throw errors.notFound(`File with id: ${id} was not found`);
     },
   };

@@ -1,14 +1,8 @@
-export {
-  NotificationInput,
-  NotificationView,
-  type NotificationFilters,
-  type NotificationRow,
-  type NotificationStatus,
-} from "./shapes";
+export * from "./shapes";
 export { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./service";
 export type { NotificationLogger, NotificationProvider, OutgoingMessage } from "./provider";
 export { renderTemplate, formatMoney } from "./templates";
 export { createLogProvider } from "./providers/log";
 export { createSmtpProvider } from "./providers/smtp";
 export { defaultNotificationProviders } from "./providers/defaults";
-export { deliverNotificationStep, queueNotificationStep, DELIVERY_RETRY } from "./steps";
+export * from "./steps";

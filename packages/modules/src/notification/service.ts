@@ -60,7 +60,7 @@ export function createNotificationService(options: NotificationServiceOptions) {
       // One mailbox, never a list or a display name a mail library would parse (`a@x.test, b@y.test`).
       if (input.channel === "email" && !isEmailAddress(input.to))
         throw errors.invalidData("An email notification's recipient must be one email address");
-      return q.insert({
+      return (await q.insert({
         id: generateId("noti"),
         to: input.to,
         channel: input.channel,
@@ -69,7 +69,7 @@ export function createNotificationService(options: NotificationServiceOptions) {
         secret_keys: input.secret_keys ?? [],
         provider_id: provider.id,
         resource_type: input.resource_type ?? null,
-      });
+      }))!;
     },
 
     /**
@@ -79,12 +79,21 @@ export function createNotificationService(options: NotificationServiceOptions) {
      * when delivery ends; errors and `last_error` never carry it.
      */
     async deliver(id: string, attemptOptions: { final?: boolean } = {}): Promise<NotificationRow> {
-      const row = await q.byId(id);
+      const row = await q.byId({ id });
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       if (row.status !== "pending") return redact(row);
       const provider = options.providers.find((p) => p.id === row.provider_id);
       if (!provider) throw errors.unexpectedState(`Notification provider '${row.provider_id}' is not configured`);
       const attempts = row.attempts + 1;
+      /** Records a failed attempt; the last one fails the message, its secret data erased. */
+      const failed = (last_error: string, final: boolean) =>
+        q.recordAttempt({
+          id,
+          attempts,
+          last_error,
+          ...(final ? { status: "failure" as const, data: redact(row).data } : {}),
+          now: new Date(),
+        });
       const data = openSecretData(row.data, row.secret_keys, dataKey);
       if (!data) {
         const unreadable = new KasseError(
@@ -92,7 +101,7 @@ export function createNotificationService(options: NotificationServiceOptions) {
           `The secret data of notification ${id} cannot be decrypted (the server secret changed); it cannot be delivered`,
           { retryable: false },
         );
-        await q.ended(id, { attempts, last_error: unreadable.message, data: redact(row).data });
+        await failed(unreadable.message, true);
         throw unreadable;
       }
       const rendered = renderTemplate(row.template, data);
@@ -107,15 +116,23 @@ export function createNotificationService(options: NotificationServiceOptions) {
           secret_keys: row.secret_keys,
           ...rendered,
         });
-        const sent = await q.sent(id, { attempts, external_id: result.external_id ?? null, data: redact(row).data });
+        const now = new Date();
+        const sent = await q.recordAttempt({
+          id,
+          attempts,
+          status: "success",
+          sent_at: now,
+          external_id: result.external_id ?? null,
+          last_error: null,
+          data: redact(row).data,
+          now,
+        });
         return redact(sent!);
       } catch (thrown) {
         // A provider may quote the message it failed to send: its error keeps no secret.
         const error = secrets.size > 0 ? scrubError(toKasseError(thrown), secrets) : thrown;
         const message = error instanceof Error ? error.message : String(error);
-        const final = attemptOptions.final ?? false;
-        if (final) await q.ended(id, { attempts, last_error: message, data: redact(row).data });
-        else await q.attemptFailed(id, { attempts, last_error: message });
+        await failed(message, attemptOptions.final ?? false);
         throw error;
       }
     },
@@ -138,7 +155,7 @@ export function createNotificationService(options: NotificationServiceOptions) {
     },
 
     async retrieve(id: string): Promise<NotificationRow> {
-      const row = await q.byId(id);
+      const row = await q.byId({ id });
       if (!row) throw errors.notFound(`Notification with id: ${id} was not found`);
       return redact(row);
     },
@@ -149,7 +166,7 @@ export function createNotificationService(options: NotificationServiceOptions) {
     },
 
     /** How many messages wait for delivery (`pending`): the notification backlog. */
-    pendingCount: (): Promise<number> => q.pendingCount(),
+    pendingCount: q.pendingCount,
 
     /** Releases provider resources (SMTP connections). */
     async close(): Promise<void> {

@@ -208,7 +208,7 @@ const templates: Record<string, Template> = {
   }),
   "auth.password_reset": (data) => ({
     subject: "Reset your password",
-    text: [
+    text: text([
       "A password reset was requested for this email address.",
       "",
       `Your reset token: ${str(data.token)}`,
@@ -223,48 +223,44 @@ const templates: Record<string, Template> = {
             "The account keeps what it holds now (name, saved addresses, orders): check them before you use it, and delete what you do not recognize.",
           ]
         : []),
-    ]
-      .filter((line, i, all) => line !== "" || all[i - 1] !== "")
-      .join("\n"),
+    ]),
   }),
   "customer.email_change": (data) => ({
     subject: "Confirm your new email address",
-    text: [
+    text: text([
       `A customer account asked to use ${str(data.email)} as its email address.`,
       "",
       `Your confirmation token: ${str(data.token)}`,
       "",
       `Enter it in the store while signed in to the account that asked. It works once and expires at ${str(data.expires_at)}.`,
       "Never give it to anyone. If you did not ask for it, ignore this message: nothing changes, and no account can take this address without the token.",
-    ].join("\n"),
+    ]),
   }),
   "customer.email_changed": (data) => ({
     subject: "Your account's email address changed",
-    text: [
+    text: text([
       `The email address of your customer account changed from ${str(data.previous_email)} to ${str(data.email)}, which was confirmed with a token sent to it.`,
       "",
       "From now on you sign in with the new address. If you did not make this change, contact the store.",
-    ].join("\n"),
+    ]),
   }),
   "user.invite": (data) => ({
     subject: "You are invited to administer the store",
-    text: [
+    text: text([
       `An admin invited ${str(data.email)} to become an admin user of this store.`,
       "",
       `Your invite token: ${str(data.token)}`,
       data.url ? `Or open: ${str(data.url)}` : "",
       "",
       `Register with this email, then accept the invite with the token. It works once and expires at ${str(data.expires_at)}. If you did not expect it, ignore this message.`,
-    ]
-      .filter((line, i, all) => line !== "" || all[i - 1] !== "")
-      .join("\n"),
+    ]),
   }),
   "order.transfer_requested": (data) => {
     // The storefront's page for the link: `/order/{id}/transfer/{token}` (Medusa's storefront adds the country).
     const path = `/order/${str(data.order_id)}/transfer/${str(data.token)}`;
     return {
       subject: "Confirm the transfer of your order",
-      text: [
+      text: text([
         `A customer account asked to take over order ${str(data.order_id)}, placed with this email address.`,
         "",
         data.storefront_url
@@ -272,7 +268,7 @@ const templates: Record<string, Template> = {
           : `To accept or decline, open this page of the store: ${path}`,
         "",
         `The link works once and expires at ${str(data.expires_at)}. If you do not know this account, decline or ignore this message: the order stays yours.`,
-      ].join("\n"),
+      ]),
     };
   },
 };

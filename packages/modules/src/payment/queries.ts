@@ -1,15 +1,18 @@
-import { and, asc, eq, getTableColumns, isNull, ne, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   db,
+  first,
   fromJson,
   groupBy,
+  inFilters,
   inList,
   jsonRelation,
   liveRecords,
+  rowsOf,
   statement,
   textSearch,
   type JsonRelation,
-  type ListPaging,
   type Placeholders,
 } from "@kasse/db";
 import {
@@ -24,10 +27,10 @@ import {
   type PaymentCollectionRow,
   type PaymentRow,
   type PaymentSessionRow,
-  type PaymentWebhookEventRow,
   type RefundReasonRow,
   type RefundRow,
 } from "./schema";
+import type { RefundReasonFilters } from "./shapes";
 
 // The payment module's SQL (collections, sessions, payments with their captures and refunds,
 // webhook events, refund reasons): the only file of the module that imports drizzle and its tables.
@@ -38,7 +41,7 @@ export type Payment = PaymentRow & { captures: CaptureRow[]; refunds: Refund[] }
 /** A payment collection as the API shows it. */
 export type PaymentCollection = PaymentCollectionRow & { payment_sessions: PaymentSessionRow[]; payments: Payment[] };
 
-const liveCollection = isNull(paymentCollection.deleted_at);
+const collections = liveRecords(paymentCollection, "Payment collection");
 const reasons = liveRecords(refundReason, "Refund reason", { label: refundReason.label, code: refundReason.code });
 
 // A collection with its sessions and its payments (with their captures and refunds) in one
@@ -62,90 +65,37 @@ const paymentsRelation: JsonRelation = {
     },
   },
 };
-type FullCollectionRow = PaymentCollectionRow & { payment_sessions: unknown; payments: unknown };
-const fullCollection = {
-  ...getTableColumns(paymentCollection),
-  payment_sessions: jsonRelation(sessionsRelation),
-  payments: jsonRelation(paymentsRelation),
-};
-const fullCollectionsById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select(fullCollection)
-    .from(paymentCollection)
-    .where(and(inList(paymentCollection.id, v.ids), liveCollection)),
-);
-const fullCollectionOfCart = statement((v: Placeholders<{ cart_id: string }>) =>
-  db
-    .select(fullCollection)
-    .from(paymentCollection)
-    .where(and(eq(paymentCollection.cart_id, v.cart_id), liveCollection)),
-);
 
-function decodeCollections(rows: FullCollectionRow[]): PaymentCollection[] {
+/** Live collections matching `where`, each with its sessions and payments, read and decoded in one statement. */
+function fullCollections<V extends Record<string, unknown>>(
+  where: (v: Placeholders<V>) => SQL,
+): (values: V) => Promise<PaymentCollection[]> {
+  const read = statement((v: Placeholders<V>) =>
+    db
+      .select({
+        ...getTableColumns(paymentCollection),
+        payment_sessions: jsonRelation(sessionsRelation),
+        payments: jsonRelation(paymentsRelation),
+      })
+      .from(paymentCollection)
+      .where(and(where(v), collections.live)),
+  );
   // The decoded relations replace the JSON in place: a copy of the row that adds no key is cheap in
   // V8, where a rest pattern costs a new object layout per row.
-  return rows.map((row) => ({
-    ...row,
-    payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, row.payment_sessions),
-    payments: fromJson<Payment>(paymentsRelation, row.payments),
-  }));
+  return async (values) =>
+    (await read(values)).map((row) => ({
+      ...row,
+      payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, row.payment_sessions),
+      payments: fromJson<Payment>(paymentsRelation, row.payments),
+    }));
 }
 
-const liveCollectionsById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(paymentCollection)
-    .where(and(inList(paymentCollection.id, v.ids), liveCollection)),
-);
-
-// The writes of a checkout's payment steps, built once (per shape of their row, for the inserts).
-const insertCollection = statement((v: Placeholders<typeof paymentCollection.$inferInsert>) =>
-  db.insert(paymentCollection).values(v).onConflictDoNothing().returning(),
-);
-// The session checkout authorizes, read first.
-const sessionOfCollection = statement((v: Placeholders<{ id: string; collection_id: string }>) =>
-  db
-    .select()
-    .from(paymentSession)
-    .where(and(eq(paymentSession.id, v.id), eq(paymentSession.payment_collection_id, v.collection_id))),
-);
-// A new session replaces the collection's sessions not authorized.
-const deleteReplacedSessions = statement((v: Placeholders<{ collection_id: string }>) =>
-  db
-    .delete(paymentSession)
-    .where(and(eq(paymentSession.payment_collection_id, v.collection_id), ne(paymentSession.status, "authorized"))),
-);
-const insertSession = statement((v: Placeholders<typeof paymentSession.$inferInsert>) =>
-  db.insert(paymentSession).values(v).returning(),
-);
-// The session authorized, unless it already is or was canceled; `data` as the provider answered
-// (a provider answering none leaves the column as it is: its key is undefined, a shape of its own).
-const authorizeSession = statement((v: Placeholders<{ id: string; data: unknown; now: Date }>) =>
-  db
-    .update(paymentSession)
-    .set({ status: "authorized", data: v.data, authorized_at: v.now, updated_at: v.now })
-    .where(and(eq(paymentSession.id, v.id), notInArray(paymentSession.status, ["authorized", "canceled"])))
-    .returning({ id: paymentSession.id }),
-);
-const insertPayment = statement((v: Placeholders<typeof payment.$inferInsert>) =>
-  db.insert(payment).values(v).returning(),
-);
-// An authorized payment's amount added to its collection's, and the collection's status from the sum.
-const addAuthorized = statement((v: Placeholders<{ id: string; amount: number; now: Date }>) =>
-  db
-    .update(paymentCollection)
-    .set({
-      authorized_amount: sql`${paymentCollection.authorized_amount} + ${v.amount}`,
-      status: sql`case when ${paymentCollection.authorized_amount} + ${v.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
-      updated_at: v.now,
-    })
-    .where(eq(paymentCollection.id, v.id)),
-);
-
 // The relations a collection read by filter attaches: one statement per table for all the rows.
-const capturesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(capture).where(inList(capture.payment_id, v.ids)).orderBy(asc(capture.created_at)),
-);
+const capturesOf = rowsOf(capture, capture.payment_id, { order: [asc(capture.created_at)] });
+const sessionsOf = rowsOf(paymentSession, paymentSession.payment_collection_id, {
+  order: [asc(paymentSession.created_at)],
+});
+const paymentsOf = rowsOf(payment, payment.payment_collection_id, { order: [asc(payment.created_at)] });
 const refundsOf = statement((v: Placeholders<{ ids: string[] }>) =>
   db
     .select()
@@ -154,22 +104,12 @@ const refundsOf = statement((v: Placeholders<{ ids: string[] }>) =>
     .where(inList(refund.payment_id, v.ids))
     .orderBy(asc(refund.created_at)),
 );
-const sessionsOfCollections = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(paymentSession)
-    .where(inList(paymentSession.payment_collection_id, v.ids))
-    .orderBy(asc(paymentSession.created_at)),
-);
-const paymentsOfCollections = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(payment).where(inList(payment.payment_collection_id, v.ids)).orderBy(asc(payment.created_at)),
-);
 
 /** The payments with their captures and refunds (two statements for all). */
 async function withMovements(rows: PaymentRow[]): Promise<Payment[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [captures, refunds] = await Promise.all([capturesOf({ ids }), refundsOf({ ids })]);
+  const [captures, refunds] = await Promise.all([capturesOf(ids), refundsOf({ ids })]);
   const capturesBy = groupBy(captures, (c) => c.payment_id);
   const refundsBy = groupBy(refunds, (r) => r.payment_refund.payment_id, {
     value: (r): Refund => ({ ...r.payment_refund, refund_reason: r.refund_reason }),
@@ -177,91 +117,50 @@ async function withMovements(rows: PaymentRow[]): Promise<Payment[]> {
   return rows.map((row) => ({ ...row, captures: capturesBy.get(row.id) ?? [], refunds: refundsBy.get(row.id) ?? [] }));
 }
 
-const paymentById = statement((v: Placeholders<{ id: string }>) =>
+const paymentsById = statement((v: Placeholders<{ id: string }>) =>
   db.select().from(payment).where(eq(payment.id, v.id)),
 );
-const lockPaymentById = statement((v: Placeholders<{ id: string }>) =>
-  db.select().from(payment).where(eq(payment.id, v.id)).for("update"),
-);
-const lockCollectionById = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select()
-    .from(paymentCollection)
-    .where(and(eq(paymentCollection.id, v.id), liveCollection))
-    .for("update"),
-);
-const paymentOfSession = statement((v: Placeholders<{ session_id: string }>) =>
-  db.select().from(payment).where(eq(payment.payment_session_id, v.session_id)),
-);
-const sessionById = statement((v: Placeholders<{ id: string }>) =>
-  db.select().from(paymentSession).where(eq(paymentSession.id, v.id)),
-);
-const capturedOf = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ total: sql<string>`coalesce(sum(${capture.amount}), 0)` })
-    .from(capture)
-    .where(eq(capture.payment_id, v.id)),
-);
-const refundedOf = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ total: sql<string>`coalesce(sum(${refund.amount}), 0)` })
-    .from(refund)
-    .where(eq(refund.payment_id, v.id)),
-);
 
-/**
- * The cart's collection (while nothing is authorized) and its sessions not yet authorized nor
- * canceled set to `total`, in one statement: the collection row is locked first, so an
- * authorization committing meanwhile is seen and left alone. Answers how many rows changed and the
- * sessions changed.
- */
-const syncCartAmount = statement((v: Placeholders<{ cart_id: string; total: number }>) => {
-  const col = db.$with("col", { id: sql<string>`id` }).as(
-    sql`select ${paymentCollection.id} from ${paymentCollection}
-        where ${paymentCollection.cart_id} = ${v.cart_id} and ${liveCollection}
-          and ${paymentCollection.status} in ('not_paid', 'awaiting', 'canceled')
-        for update`,
+/** What a payment's captures or refunds add up to, in minor units. */
+function sumOf(table: typeof capture | typeof refund): (paymentId: string) => Promise<number> {
+  const read = statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({ total: sql<string>`coalesce(sum(${table.amount}), 0)` })
+      .from(table)
+      .where(eq(table.payment_id, v.id)),
   );
-  const c = db.$with("c", { id: sql<string>`id` }).as(
-    sql`update ${paymentCollection} set amount = ${v.total}, updated_at = now()
-        where id in (select id from col) and amount <> ${v.total} returning id`,
-  );
-  const s = db.$with("s", { id: sql<string>`id`, provider_id: sql<string>`provider_id` }).as(
-    sql`update ${paymentSession} set amount = ${v.total}, updated_at = now()
-        where payment_collection_id in (select id from col) and status not in ('authorized', 'canceled')
-          and amount <> ${v.total} returning id, provider_id`,
-  );
-  return db
-    .with(col, c, s)
-    .select({
-      changed: sql<number>`((select count(*) from c) + (select count(*) from s))::int`,
-      sessions: sql<
-        Array<{ id: string; provider_id: string }>
-      >`coalesce((select json_agg(json_build_object('id', id, 'provider_id', provider_id)) from s), '[]')`,
-    })
-    .from(sql`(select 1) as one`);
-});
-
-const webhookEvent = statement((v: Placeholders<{ provider_id: string; event_id: string }>) =>
-  db
-    .select()
-    .from(paymentWebhookEvent)
-    .where(and(eq(paymentWebhookEvent.provider_id, v.provider_id), eq(paymentWebhookEvent.event_id, v.event_id))),
-);
+  return async (paymentId) => Number((await read({ id: paymentId }))[0]?.total ?? 0);
+}
 
 /** A payment's captures or refunds beyond what it allows, for `kasse check`. */
 const capturedSum = sql`(select coalesce(sum(${capture.amount}), 0) from ${capture} where ${capture.payment_id} = ${payment.id})`;
 const refundedSum = sql`(select coalesce(sum(${refund.amount}), 0) from ${refund} where ${refund.payment_id} = ${payment.id})`;
 
+/** A row's amounts as text, as `kasse check` reports them. */
+const amountsOf = (authorized: SQL | AnyPgColumn, captured: SQL | AnyPgColumn, refunded: SQL | AnyPgColumn) => ({
+  authorized: sql<string>`${authorized}::text`,
+  captured: sql<string>`${captured}::text`,
+  refunded: sql<string>`${refunded}::text`,
+});
+
 /** The payment module's named statements, each run on the current handle (the transaction in progress, if any). */
 export const paymentQueries = {
-  insertCollection: (row: typeof paymentCollection.$inferInsert) => insertCollection(row),
-  collectionsById: async (ids: string[]): Promise<PaymentCollection[]> =>
-    decodeCollections(await fullCollectionsById({ ids })),
-  collectionOfCart: async (cartId: string): Promise<PaymentCollection | undefined> =>
-    decodeCollections(await fullCollectionOfCart({ cart_id: cartId }))[0],
-  collectionRow: async (id: string): Promise<PaymentCollectionRow | undefined> =>
-    (await liveCollectionsById({ ids: [id] }))[0],
+  /** The live collection `id`'s own row; `not_found` when there is none. */
+  retrieveCollection: collections.retrieve,
+  /** Soft-deletes the live collection `id` (the caller checked, under its lock, that nothing was paid into it). */
+  softDeleteCollection: collections.softDelete,
+  /** Inserts a collection unless the cart has one (the unique index): undefined then. */
+  insertCollection: first(
+    statement((v: Placeholders<typeof paymentCollection.$inferInsert>) =>
+      db.insert(paymentCollection).values(v).onConflictDoNothing().returning(),
+    ),
+  ),
+  /** The live collections `ids`, with sessions and payments. */
+  collectionsById: fullCollections((v: Placeholders<{ ids: string[] }>) => inList(paymentCollection.id, v.ids)),
+  /** The cart's live collection, with sessions and payments. */
+  collectionOfCart: first(
+    fullCollections((v: Placeholders<{ cart_id: string }>) => eq(paymentCollection.cart_id, v.cart_id)),
+  ),
   /** Live collections of these ids and/or carts, with sessions and payments: a constant number of statements. */
   async collectionsWhere(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
     const rows = await db
@@ -269,14 +168,14 @@ export const paymentQueries = {
       .from(paymentCollection)
       .where(
         and(
-          liveCollection,
+          collections.live,
           filter.id ? inList(paymentCollection.id, filter.id) : undefined,
           filter.cart_id ? inList(paymentCollection.cart_id, filter.cart_id) : undefined,
         ),
       );
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [sessions, payments] = await Promise.all([sessionsOfCollections({ ids }), paymentsOfCollections({ ids })]);
+    const [sessions, payments] = await Promise.all([sessionsOf(ids), paymentsOf(ids)]);
     const full = await withMovements(payments);
     const sessionsBy = groupBy(sessions, (s) => s.payment_collection_id);
     const paymentsBy = groupBy(full, (p) => p.payment_collection_id);
@@ -294,23 +193,23 @@ export const paymentQueries = {
       .where(
         and(
           eq(paymentCollection.id, id),
-          liveCollection,
+          collections.live,
           sql`not exists (select 1 from ${payment} where ${payment.payment_collection_id} = ${paymentCollection.id})`,
         ),
       );
   },
   /** A collection's sessions, oldest first. */
-  sessionsOf: (collectionId: string): Promise<PaymentSessionRow[]> => sessionsOfCollections({ ids: [collectionId] }),
+  sessionsOf: (collectionId: string): Promise<PaymentSessionRow[]> => sessionsOf([collectionId]),
   /** The live collection `id`, locked for the rest of the transaction. */
-  lockCollection: async (id: string): Promise<PaymentCollectionRow | undefined> =>
-    (await lockCollectionById({ id }))[0],
-  /** Soft-deletes the live collection `id` (the caller checked, under its lock, that nothing was paid into it). */
-  async softDeleteCollection(id: string): Promise<void> {
-    await db
-      .update(paymentCollection)
-      .set({ deleted_at: new Date() })
-      .where(and(eq(paymentCollection.id, id), liveCollection));
-  },
+  lockCollection: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select()
+        .from(paymentCollection)
+        .where(and(eq(paymentCollection.id, v.id), collections.live))
+        .for("update"),
+    ),
+  ),
   /** Brings back a collection {@link softDeleteCollection} deleted. */
   async restoreCollection(id: string): Promise<void> {
     await db.update(paymentCollection).set({ deleted_at: null }).where(eq(paymentCollection.id, id));
@@ -343,14 +242,62 @@ export const paymentQueries = {
       .set({ [column]: sql`${paymentCollection[column]} + ${amount}`, updated_at: new Date() })
       .where(eq(paymentCollection.id, id));
   },
-  syncCartAmount: async (cartId: string, total: number) => (await syncCartAmount({ cart_id: cartId, total }))[0],
+  /**
+   * The cart's collection (while nothing is authorized) and its sessions not yet authorized nor
+   * canceled set to `total`, in one statement: the collection row is locked first, so an
+   * authorization committing meanwhile is seen and left alone. Answers how many rows changed and the
+   * sessions changed.
+   */
+  syncCartAmount: first(
+    statement((v: Placeholders<{ cart_id: string; total: number }>) => {
+      const col = db.$with("col", { id: sql<string>`id` }).as(
+        sql`select ${paymentCollection.id} from ${paymentCollection}
+        where ${paymentCollection.cart_id} = ${v.cart_id} and ${collections.live}
+          and ${paymentCollection.status} in ('not_paid', 'awaiting', 'canceled')
+        for update`,
+      );
+      const c = db.$with("c", { id: sql<string>`id` }).as(
+        sql`update ${paymentCollection} set amount = ${v.total}, updated_at = now()
+        where id in (select id from col) and amount <> ${v.total} returning id`,
+      );
+      const s = db.$with("s", { id: sql<string>`id`, provider_id: sql<string>`provider_id` }).as(
+        sql`update ${paymentSession} set amount = ${v.total}, updated_at = now()
+        where payment_collection_id in (select id from col) and status not in ('authorized', 'canceled')
+          and amount <> ${v.total} returning id, provider_id`,
+      );
+      return db
+        .with(col, c, s)
+        .select({
+          changed: sql<number>`((select count(*) from c) + (select count(*) from s))::int`,
+          sessions: sql<
+            Array<{ id: string; provider_id: string }>
+          >`coalesce((select json_agg(json_build_object('id', id, 'provider_id', provider_id)) from s), '[]')`,
+        })
+        .from(sql`(select 1) as one`);
+    }),
+  ),
 
-  sessionOfCollection: async (id: string, collectionId: string): Promise<PaymentSessionRow | undefined> =>
-    (await sessionOfCollection({ id, collection_id: collectionId }))[0],
-  session: async (id: string): Promise<PaymentSessionRow | undefined> => (await sessionById({ id }))[0],
-  deleteReplacedSessions: (collectionId: string) => deleteReplacedSessions({ collection_id: collectionId }),
-  insertSession: async (row: typeof paymentSession.$inferInsert): Promise<PaymentSessionRow> =>
-    (await insertSession(row))[0]!,
+  /** The session checkout authorizes, read first. */
+  sessionOfCollection: first(
+    statement((v: Placeholders<{ id: string; collection_id: string }>) =>
+      db
+        .select()
+        .from(paymentSession)
+        .where(and(eq(paymentSession.id, v.id), eq(paymentSession.payment_collection_id, v.collection_id))),
+    ),
+  ),
+  session: first(
+    statement((v: Placeholders<{ id: string }>) => db.select().from(paymentSession).where(eq(paymentSession.id, v.id))),
+  ),
+  /** A new session replaces the collection's sessions not authorized. */
+  deleteReplacedSessions: statement((v: Placeholders<{ collection_id: string }>) =>
+    db
+      .delete(paymentSession)
+      .where(and(eq(paymentSession.payment_collection_id, v.collection_id), ne(paymentSession.status, "authorized"))),
+  ),
+  insertSession: first(
+    statement((v: Placeholders<typeof paymentSession.$inferInsert>) => db.insert(paymentSession).values(v).returning()),
+  ),
   async setSession(id: string, values: Partial<typeof paymentSession.$inferInsert>): Promise<void> {
     await db.update(paymentSession).set(values).where(eq(paymentSession.id, id));
   },
@@ -358,25 +305,53 @@ export const paymentQueries = {
   async deleteUnauthorizedSession(id: string): Promise<void> {
     await db.delete(paymentSession).where(and(eq(paymentSession.id, id), ne(paymentSession.status, "authorized")));
   },
-  /** Marks the session authorized (`data` undefined leaves the column as it is): false when it already was, or was canceled. */
-  authorizeSession: async (id: string, data: unknown, now: Date): Promise<boolean> =>
-    (await authorizeSession({ id, data, now })).length > 0,
-  insertPayment: async (row: typeof payment.$inferInsert): Promise<PaymentRow> => (await insertPayment(row))[0]!,
-  addAuthorized: (id: string, amount: number, now: Date) => addAuthorized({ id, amount, now }),
+  /**
+   * The session authorized, unless it already is or was canceled (then undefined); `data` as the
+   * provider answered (a provider answering none leaves the column as it is: its key is undefined,
+   * a shape of its own).
+   */
+  authorizeSession: first(
+    statement((v: Placeholders<{ id: string; data: unknown; now: Date }>) =>
+      db
+        .update(paymentSession)
+        .set({ status: "authorized", data: v.data, authorized_at: v.now, updated_at: v.now })
+        .where(and(eq(paymentSession.id, v.id), notInArray(paymentSession.status, ["authorized", "canceled"])))
+        .returning({ id: paymentSession.id }),
+    ),
+  ),
+  insertPayment: first(
+    statement((v: Placeholders<typeof payment.$inferInsert>) => db.insert(payment).values(v).returning()),
+  ),
+  /** An authorized payment's amount added to its collection's, and the collection's status from the sum. */
+  addAuthorized: statement((v: Placeholders<{ id: string; amount: number; now: Date }>) =>
+    db
+      .update(paymentCollection)
+      .set({
+        authorized_amount: sql`${paymentCollection.authorized_amount} + ${v.amount}`,
+        status: sql`case when ${paymentCollection.authorized_amount} + ${v.amount} >= ${paymentCollection.amount} then 'authorized' else 'partially_authorized' end`,
+        updated_at: v.now,
+      })
+      .where(eq(paymentCollection.id, v.id)),
+  ),
 
-  payment: async (id: string): Promise<PaymentRow | undefined> => (await paymentById({ id }))[0],
+  payment: first(paymentsById),
   /** The payment `id`, locked for the rest of the transaction. */
-  lockPayment: async (id: string): Promise<PaymentRow | undefined> => (await lockPaymentById({ id }))[0],
-  paymentOfSession: async (sessionId: string): Promise<PaymentRow | undefined> =>
-    (await paymentOfSession({ session_id: sessionId }))[0],
+  lockPayment: first(
+    statement((v: Placeholders<{ id: string }>) => db.select().from(payment).where(eq(payment.id, v.id)).for("update")),
+  ),
+  paymentOfSession: first(
+    statement((v: Placeholders<{ session_id: string }>) =>
+      db.select().from(payment).where(eq(payment.payment_session_id, v.session_id)),
+    ),
+  ),
   async paymentWithMovements(id: string): Promise<Payment> {
-    return (await withMovements(await paymentById({ id })))[0]!;
+    return (await withMovements(await paymentsById({ id })))[0]!;
   },
   async setPayment(id: string, values: Partial<typeof payment.$inferInsert>): Promise<void> {
     await db.update(payment).set(values).where(eq(payment.id, id));
   },
-  captured: async (paymentId: string): Promise<number> => Number((await capturedOf({ id: paymentId }))[0]?.total ?? 0),
-  refunded: async (paymentId: string): Promise<number> => Number((await refundedOf({ id: paymentId }))[0]?.total ?? 0),
+  captured: sumOf(capture),
+  refunded: sumOf(refund),
   async insertCapture(row: typeof capture.$inferInsert): Promise<void> {
     await db.insert(capture).values(row);
   },
@@ -404,16 +379,16 @@ export const paymentQueries = {
       .where(eq(paymentCollection.id, row.payment_collection_id));
   },
   /** A session with its collection's row; undefined when there is no such session. */
-  async sessionWithCollection(
+  sessionWithCollection: async (
     sessionId: string,
-  ): Promise<{ session: PaymentSessionRow; collection: PaymentCollectionRow } | undefined> {
-    const [row] = await db
-      .select({ session: paymentSession, collection: paymentCollection })
-      .from(paymentSession)
-      .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
-      .where(eq(paymentSession.id, sessionId));
-    return row;
-  },
+  ): Promise<{ session: PaymentSessionRow; collection: PaymentCollectionRow } | undefined> =>
+    (
+      await db
+        .select({ session: paymentSession, collection: paymentCollection })
+        .from(paymentSession)
+        .innerJoin(paymentCollection, eq(paymentCollection.id, paymentSession.payment_collection_id))
+        .where(eq(paymentSession.id, sessionId))
+    )[0],
 
   /** Records a webhook event unless one of that id is recorded: true when this call recorded it. */
   async insertWebhookEvent(row: typeof paymentWebhookEvent.$inferInsert): Promise<boolean> {
@@ -424,8 +399,14 @@ export const paymentQueries = {
       .returning({ event_id: paymentWebhookEvent.event_id });
     return inserted.length > 0;
   },
-  webhookEvent: async (providerId: string, eventId: string): Promise<PaymentWebhookEventRow | undefined> =>
-    (await webhookEvent({ provider_id: providerId, event_id: eventId }))[0],
+  webhookEvent: first(
+    statement((v: Placeholders<{ provider_id: string; event_id: string }>) =>
+      db
+        .select()
+        .from(paymentWebhookEvent)
+        .where(and(eq(paymentWebhookEvent.provider_id, v.provider_id), eq(paymentWebhookEvent.event_id, v.event_id))),
+    ),
+  ),
   async finishWebhookEvent(providerId: string, eventId: string, outcome: string): Promise<void> {
     await db
       .update(paymentWebhookEvent)
@@ -440,14 +421,9 @@ export const paymentQueries = {
   async amountsOutOfOrder(
     limit: number,
   ): Promise<Array<{ id: string; authorized: string; captured: string; refunded: string }>> {
-    const [payments, collections] = await Promise.all([
+    const [payments, collectionRows] = await Promise.all([
       db
-        .select({
-          id: payment.id,
-          authorized: sql<string>`${payment.amount}::text`,
-          captured: sql<string>`${capturedSum}::text`,
-          refunded: sql<string>`${refundedSum}::text`,
-        })
+        .select({ id: payment.id, ...amountsOf(payment.amount, capturedSum, refundedSum) })
         .from(payment)
         .where(
           and(
@@ -460,14 +436,16 @@ export const paymentQueries = {
       db
         .select({
           id: paymentCollection.id,
-          authorized: sql<string>`${paymentCollection.authorized_amount}::text`,
-          captured: sql<string>`${paymentCollection.captured_amount}::text`,
-          refunded: sql<string>`${paymentCollection.refunded_amount}::text`,
+          ...amountsOf(
+            paymentCollection.authorized_amount,
+            paymentCollection.captured_amount,
+            paymentCollection.refunded_amount,
+          ),
         })
         .from(paymentCollection)
         .where(
           and(
-            liveCollection,
+            collections.live,
             or(
               sql`${paymentCollection.captured_amount} > ${paymentCollection.authorized_amount}`,
               sql`${paymentCollection.refunded_amount} > ${paymentCollection.captured_amount}`,
@@ -477,24 +455,15 @@ export const paymentQueries = {
         .orderBy(paymentCollection.id)
         .limit(limit),
     ]);
-    return [...payments, ...collections];
+    return [...payments, ...collectionRows];
   },
+};
 
-  // Refund reasons.
-  liveReasonExists: async (id: string): Promise<boolean> => (await reasons.find(id)) !== undefined,
-  insertReason: (row: typeof refundReason.$inferInsert, conflict: string): Promise<RefundReasonRow> =>
-    reasons.insert(row, conflict),
-  retrieveReason: reasons.retrieve,
-  reasons: (filters: { id?: string[]; code?: string[]; q?: string }, page: ListPaging) =>
-    reasons.list(
-      [
-        filters.id?.length ? inList(refundReason.id, filters.id) : undefined,
-        filters.code?.length ? inList(refundReason.code, filters.code) : undefined,
-        ...textSearch(filters.q, [refundReason.label, refundReason.code, refundReason.description]),
-      ],
-      page,
-    ),
-  updateReason: (id: string, values: Partial<typeof refundReason.$inferInsert>, conflict: string) =>
-    reasons.update(id, values, conflict),
-  deleteReason: reasons.softDelete,
+/** Named statements on the `refund_reason` table, run on the current handle. */
+export const refundReasonQueries = {
+  ...reasons,
+  list: reasons.listBy((filters: RefundReasonFilters) => [
+    ...inFilters(filters, { id: refundReason.id, code: refundReason.code }),
+    ...textSearch(filters.q, [refundReason.label, refundReason.code, refundReason.description]),
+  ]),
 };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { errors, generateId, isKasseError } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
-import { paymentQueries as q, type Payment, type PaymentCollection } from "./queries";
+import { paymentQueries as q, refundReasonQueries, type Payment, type PaymentCollection } from "./queries";
 import type { PaymentCollectionRow, PaymentRow, PaymentSessionRow, PaymentWebhookEventRow } from "./schema";
 
 export type { Payment, PaymentCollection };
@@ -73,13 +73,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
    */
   const cancelAtProvider = async (session: PaymentSessionRow, idempotencyKey = `cancel:${session.id}`) => {
     try {
-      await providers.get(session.provider_id).cancel({
-        amount: session.amount,
-        currency_code: session.currency_code,
-        data: session.data,
-        idempotencyKey,
-        sessionId: session.id,
-      });
+      await providers.get(session.provider_id).cancel({ ...callOf(session), idempotencyKey, sessionId: session.id });
     } catch (error) {
       if (!(isKasseError(error) && error.type === "not_allowed")) throw error;
     }
@@ -107,9 +101,9 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         currency_code: input.currency_code.toLowerCase(),
         amount: input.amount,
       });
-      if (inserted.length === 0 && input.cart_id) return (await service.collectionForCart(input.cart_id))!;
       // A collection created by this statement has no sessions nor payments yet: nothing to read back.
-      if (inserted[0]) return { ...inserted[0], payment_sessions: [], payments: [] };
+      if (inserted) return { ...inserted, payment_sessions: [], payments: [] };
+      if (input.cart_id) return (await service.collectionForCart(input.cart_id))!;
       return service.retrieveCollection(id);
     },
 
@@ -117,9 +111,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      * Deletes a collection nothing was paid into (no payment): the undo of {@link createCollection}
      * for an order's collection (an order edit's difference) when its saga fails after it.
      */
-    async removeUnpaidCollection(id: string): Promise<void> {
-      await q.deleteUnpaidCollection(id);
-    },
+    removeUnpaidCollection: q.deleteUnpaidCollection,
 
     /**
      * Deletes an order's collection nothing was paid into (Medusa's `DELETE /admin/payment-collections/{id}`):
@@ -135,9 +127,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     },
 
     /** Brings back a collection {@link deleteCollection} deleted (the undo of a saga that failed after it). */
-    async restoreCollection(id: string): Promise<void> {
-      await q.restoreCollection(id);
-    },
+    restoreCollection: q.restoreCollection,
 
     /**
      * Records that a collection was paid outside any provider (Medusa's `mark-as-paid`): a payment
@@ -155,7 +145,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         const row = await lockUnpaid(id, "marked as paid");
         if (row.amount <= 0) throw errors.invalidData(`Payment collection ${id} asks for nothing`);
         for (const session of await q.sessionsOf(row.id)) if (followsCart(session)) await cancelAtProvider(session);
-        await q.deleteReplacedSessions(row.id);
+        await q.deleteReplacedSessions({ collection_id: row.id });
         const provider = providers.get(MANUAL_PROVIDER);
         const sessionId = generateId("payses");
         const key = options.idempotencyKey ?? `mark-paid:${id}`;
@@ -173,7 +163,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           authorized_at: now,
           data: {},
         });
-        const paid = await q.insertPayment({
+        const paid = (await q.insertPayment({
           id: generateId("pay"),
           payment_collection_id: row.id,
           payment_session_id: sessionId,
@@ -181,7 +171,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           currency_code: row.currency_code,
           amount: row.amount,
           captured_at: now,
-        });
+        }))!;
         await q.insertCapture({
           id: generateId("capt"),
           payment_id: paid.id,
@@ -205,17 +195,12 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      */
     async removeManualPayment(paymentId: string): Promise<void> {
       await transaction(async () => {
-        const row = await q.lockPayment(paymentId);
+        const row = await q.lockPayment({ id: paymentId });
         if (!row) return;
         if (row.provider_id !== MANUAL_PROVIDER || (await q.refunded(paymentId)) > 0)
           throw errors.notAllowed(`Payment ${paymentId} is not a manual payment that can be taken back`);
         await q.deletePayment(row);
-        await q.setCollectionPaid(row.payment_collection_id, {
-          authorized_amount: 0,
-          captured_amount: 0,
-          status: "not_paid",
-          completed_at: null,
-        });
+        await q.setCollectionPaid(row.payment_collection_id, NOTHING_PAID);
       });
     },
 
@@ -226,51 +211,34 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      */
     async reopenCollection(id: string): Promise<void> {
       await transaction(async () => {
-        const row = await q.lockCollection(id);
+        const row = await q.lockCollection({ id });
         if (!row || row.status !== "canceled" || row.authorized_amount > 0 || row.captured_amount > 0) return;
-        await q.setCollectionPaid(id, {
-          authorized_amount: 0,
-          captured_amount: 0,
-          status: "not_paid",
-          completed_at: null,
-        });
+        await q.setCollectionPaid(id, NOTHING_PAID);
       });
     },
 
     async retrieveCollection(id: string): Promise<PaymentCollection> {
-      const [full] = await q.collectionsById([id]);
+      const [full] = await q.collectionsById({ ids: [id] });
       if (!full) throw errors.notFound(`Payment collection with id: ${id} was not found`);
       return full;
     },
 
     /** The collection's own row, without its sessions and payments (which cart and region it is for). */
-    async collectionRow(id: string): Promise<PaymentCollectionRow> {
-      const row = await q.collectionRow(id);
-      if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
-      return row;
-    },
+    collectionRow: q.retrieveCollection,
 
     /** One payment's own row (canceled ones too). */
-    async retrievePayment(id: string): Promise<PaymentRow> {
-      const row = await q.payment(id);
-      if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
-      return row;
-    },
+    retrievePayment: (id: string): Promise<PaymentRow> => foundPayment(id, q.payment),
 
-    async collectionForCart(cartId: string): Promise<PaymentCollection | undefined> {
-      return q.collectionOfCart(cartId);
-    },
+    collectionForCart: (cartId: string): Promise<PaymentCollection | undefined> =>
+      q.collectionOfCart({ cart_id: cartId }),
 
     /** The currency of a payment (what its amounts are in); 404 when there is no such payment. */
-    async paymentCurrency(paymentId: string): Promise<string> {
-      const row = await q.payment(paymentId);
-      if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
-      return row.currency_code;
-    },
+    paymentCurrency: async (paymentId: string): Promise<string> =>
+      (await foundPayment(paymentId, q.payment)).currency_code,
 
     /** Collections of many carts (or ids) with sessions and payments: a constant number of queries. */
     async listCollections(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
-      if (filter.id && !filter.cart_id) return q.collectionsById(filter.id);
+      if (filter.id && !filter.cart_id) return q.collectionsById({ ids: filter.id });
       return q.collectionsWhere(filter);
     },
 
@@ -284,7 +252,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      * is repaired before any money moves.
      */
     async syncCartAmount(cartId: string, total: number): Promise<boolean> {
-      const row = await q.syncCartAmount(cartId, total);
+      const row = await q.syncCartAmount({ cart_id: cartId, total });
       // A provider that keeps the amount itself (Stripe's PaymentIntent) is told before anything
       // authorizes it; failing, it throws and the caller's transaction leaves the amount behind, so
       // the next sync tries again. The key names this change (the session's update time, which the
@@ -293,13 +261,12 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       for (const changed of row?.sessions ?? []) {
         const provider = providers.get(changed.provider_id);
         if (!provider.update) continue;
-        const session = await q.session(changed.id);
+        const session = await q.session({ id: changed.id });
         if (!session) continue;
         const updated = await provider
           .update({
+            ...callOf(session),
             amount: total,
-            currency_code: session.currency_code,
-            data: session.data,
             idempotencyKey: `${session.id}:amount:${total}:${session.updated_at.getTime()}`,
             sessionId: session.id,
           })
@@ -354,8 +321,8 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         if (old.status !== "authorized" && old.id !== id) await cancelAtProvider(old);
       // The replaced sessions go with the new one's insert, or neither does.
       const session = await transaction(async () => {
-        await q.deleteReplacedSessions(collectionId);
-        return q.insertSession({
+        await q.deleteReplacedSessions({ collection_id: collectionId });
+        return (await q.insertSession({
           id,
           payment_collection_id: collectionId,
           provider_id: provider.id,
@@ -363,7 +330,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           amount: collection.amount,
           data: initiated.data,
           context: input.context ?? null,
-        });
+        }))!;
       });
       return { collection, session };
     },
@@ -374,7 +341,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      * `cancelPayment`, not here). Idempotent: a session already gone is nothing to do.
      */
     async cancelSession(sessionId: string, options: { idempotencyKey?: string } = {}): Promise<void> {
-      const session = await q.session(sessionId);
+      const session = await q.session({ id: sessionId });
       if (!session || session.status === "authorized") return;
       await cancelAtProvider(session, options.idempotencyKey);
       await q.deleteUnauthorizedSession(sessionId);
@@ -403,11 +370,11 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       sessionId: string,
       options: { context?: Record<string, unknown>; idempotencyKey?: string; timeoutMs?: number } = {},
     ): Promise<PaymentRow> {
-      const session = await q.sessionOfCollection(sessionId, collectionId);
+      const session = await q.sessionOfCollection({ id: sessionId, collection_id: collectionId });
       if (!session) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
       /** The payment an earlier (or a concurrent) authorization of this session made. */
       const paymentOfSession = async () => {
-        const row = await q.paymentOfSession(sessionId);
+        const row = await q.paymentOfSession({ session_id: sessionId });
         // None when a new session replaced this one while its provider was answering.
         if (!row) throw errors.notFound(`Payment session with id: ${sessionId} was not found`);
         return row;
@@ -419,9 +386,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       const provider = providers.get(session.provider_id);
       const idempotencyKey = options.idempotencyKey ?? sessionId;
       const call = provider.authorize({
-        amount: session.amount,
-        currency_code: session.currency_code,
-        data: session.data,
+        ...callOf(session),
         context: { ...(session.context ?? {}), ...(options.context ?? {}) },
         idempotencyKey,
       });
@@ -465,9 +430,9 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         // Two requests authorizing the same session at once both reach the provider (with the same
         // idempotency key, so one authorization); the second to get here finds the session
         // authorized and answers the first one's payment.
-        if (!(await q.authorizeSession(sessionId, outcome.data, new Date()))) return undefined;
-        // The payment and the collection's amount, sent together (one round trip).
         const now = new Date();
+        if (!(await q.authorizeSession({ id: sessionId, data: outcome.data, now }))) return undefined;
+        // The payment and the collection's amount, sent together (one round trip).
         const [row] = await Promise.all([
           q.insertPayment({
             id: generateId("pay"),
@@ -479,11 +444,11 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
             data: outcome.data,
             captured_at: captured ? now : null,
           }),
-          q.addAuthorized(collectionId, session.amount, now),
+          q.addAuthorized({ id: collectionId, amount: session.amount, now }),
         ]);
         // Taken with the authorization (automatic capture): its capture is recorded with it.
         if (captured) {
-          await q.insertCapture({ id: generateId("capt"), payment_id: row.id, amount: session.amount });
+          await q.insertCapture({ id: generateId("capt"), payment_id: row!.id, amount: session.amount });
           await q.addToCollection(collectionId, "captured_amount", session.amount);
         }
         return row;
@@ -538,17 +503,13 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      */
     async cancelPayment(paymentId: string, options: { idempotencyKey?: string } = {}): Promise<boolean> {
       return transaction(async () => {
-        const row = await q.lockPayment(paymentId);
-        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        const row = await foundPayment(paymentId, q.lockPayment);
         if (row.canceled_at) return false;
         if ((await q.captured(paymentId)) > 0)
           throw errors.notAllowed(`Payment ${paymentId} is captured; refund it instead`);
-        await providers.get(row.provider_id).cancel({
-          amount: row.amount,
-          currency_code: row.currency_code,
-          data: row.data,
-          idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}`,
-        });
+        await providers
+          .get(row.provider_id)
+          .cancel({ ...callOf(row), idempotencyKey: options.idempotencyKey ?? `cancel:${paymentId}` });
         await q.markCanceled(row);
         return true;
       });
@@ -594,9 +555,8 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         if (amount > left)
           throw errors.invalidData(`Cannot capture more than the authorized amount: ${left} left to capture`);
         await providers.get(row.provider_id).capture({
+          ...callOf(row),
           amount,
-          currency_code: row.currency_code,
-          data: row.data,
           idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}`,
         });
         await q.insertCapture({
@@ -624,10 +584,8 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     ): Promise<Payment> {
       return transaction(async () => {
         const row = await lockPayment(paymentId);
-        if (options.refund_reason_id) {
-          if (!(await q.liveReasonExists(options.refund_reason_id)))
-            throw errors.invalidData(`Refund reason with id: ${options.refund_reason_id} was not found`);
-        }
+        if (options.refund_reason_id && !(await refundReasonQueries.find(options.refund_reason_id)))
+          throw errors.invalidData(`Refund reason with id: ${options.refund_reason_id} was not found`);
         const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
         const left = captured - refunded;
         if (!Number.isInteger(options.amount) || options.amount <= 0)
@@ -635,9 +593,8 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         if (options.amount > left)
           throw errors.invalidData(`Cannot refund more than the captured amount: ${left} left to refund`);
         await providers.get(row.provider_id).refund({
+          ...callOf(row),
           amount: options.amount,
-          currency_code: row.currency_code,
-          data: row.data,
           idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}`,
         });
         await q.insertRefund({
@@ -666,15 +623,13 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
 
     /** A recorded webhook event; 404 when there is none. */
     async webhookEvent(providerId: string, eventId: string): Promise<PaymentWebhookEventRow> {
-      const row = await q.webhookEvent(providerId, eventId);
+      const row = await q.webhookEvent({ provider_id: providerId, event_id: eventId });
       if (!row) throw errors.notFound(`Webhook event ${eventId} of ${providerId} was not found`);
       return row;
     },
 
     /** Marks a webhook event processed, saying what it did. */
-    async finishWebhookEvent(providerId: string, eventId: string, outcome: string): Promise<void> {
-      await q.finishWebhookEvent(providerId, eventId, outcome);
-    },
+    finishWebhookEvent: q.finishWebhookEvent,
 
     /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
     async sessionWithPayment(
@@ -684,7 +639,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     > {
       const row = await q.sessionWithCollection(sessionId);
       if (!row) return undefined;
-      return { ...row, payment: await q.paymentOfSession(sessionId) };
+      return { ...row, payment: await q.paymentOfSession({ session_id: sessionId }) };
     },
 
     /**
@@ -695,8 +650,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      */
     async recordProviderRefund(paymentId: string, refundedTotal: number): Promise<number> {
       return transaction(async () => {
-        const row = await q.lockPayment(paymentId);
-        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        const row = await foundPayment(paymentId, q.lockPayment);
         const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
         const missing = Math.min(refundedTotal, captured) - refunded;
         if (missing <= 0) return 0;
@@ -718,8 +672,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      */
     async recordProviderCancel(paymentId: string): Promise<boolean> {
       return transaction(async () => {
-        const row = await q.lockPayment(paymentId);
-        if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+        const row = await foundPayment(paymentId, q.lockPayment);
         if (row.canceled_at || (await q.captured(paymentId)) > 0) return false;
         await q.markCanceled(row);
         return true;
@@ -755,12 +708,14 @@ function sessionIdFor(key: string): string {
 
 /** Medusa's system provider: what a payment recorded by hand (`mark-as-paid`) is made with. */
 const MANUAL_PROVIDER = "pp_system_default";
+/** A collection's amounts and status with nothing paid into it. */
+const NOTHING_PAID = { authorized_amount: 0, captured_amount: 0, status: "not_paid", completed_at: null } as const;
 /** The statuses of a collection nothing was authorized or paid into. */
 const UNPAID = new Set(["not_paid", "awaiting"]);
 
 /** The live collection `id`, locked for the rest of the transaction; refused unless nothing was authorized or paid into it. */
 async function lockUnpaid(id: string, doing: string): Promise<PaymentCollectionRow> {
-  const row = await q.lockCollection(id);
+  const row = await q.lockCollection({ id });
   if (!row) throw errors.notFound(`Payment collection with id: ${id} was not found`);
   if (!UNPAID.has(row.status) || row.authorized_amount > 0 || row.captured_amount > 0)
     throw errors.invalidData(`Payment collection ${id} is ${row.status}: only an unpaid collection can be ${doing}`);
@@ -769,8 +724,21 @@ async function lockUnpaid(id: string, doing: string): Promise<PaymentCollectionR
 
 /** The payment `paymentId`, locked for the rest of the transaction; refused when it is canceled. */
 async function lockPayment(paymentId: string): Promise<PaymentRow> {
-  const row = await q.lockPayment(paymentId);
-  if (!row) throw errors.notFound(`Payment with id: ${paymentId} was not found`);
+  const row = await foundPayment(paymentId, q.lockPayment);
   if (row.canceled_at) throw errors.notAllowed(`Payment ${paymentId} is canceled`);
   return row;
 }
+
+/** The payment `id` as `read` (read or lock) finds it; `not_found` when there is none. */
+async function foundPayment(id: string, read: (v: { id: string }) => Promise<PaymentRow | undefined>) {
+  const row = await read({ id });
+  if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
+  return row;
+}
+
+/** What a provider call says of a session or payment: its amount, currency and provider data. */
+const callOf = ({ amount, currency_code, data }: Pick<PaymentRow, "amount" | "currency_code" | "data">) => ({
+  amount,
+  currency_code,
+  data,
+});

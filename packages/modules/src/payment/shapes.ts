@@ -1,23 +1,25 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Code, LongText, OptionalMetadata, Title } from "@kasse/core";
-import { OrNull, RowView, View } from "@kasse/db";
+import { Code, LongText, OptionalMetadata, Strict, Title } from "@kasse/core";
+import { OrNull, RowView, View, type ListFilters } from "@kasse/db";
 import { capture, payment, paymentCollection, paymentSession, refund, refundReason } from "./schema";
 
 /** Body of `POST /admin/refund-reasons`. */
-export const RefundReasonCreate = Type.Object(
-  {
-    label: Title({ minLength: 1 }),
-    code: Code({ minLength: 1 }),
-    description: Type.Optional(Type.Union([LongText(), Type.Null()])),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
+export const RefundReasonCreate = Strict({
+  label: Title({ minLength: 1 }),
+  code: Code({ minLength: 1 }),
+  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  metadata: OptionalMetadata(),
+});
 export type RefundReasonCreate = Static<typeof RefundReasonCreate>;
 
 /** Body of `POST /admin/refund-reasons/{id}`. */
 export const RefundReasonUpdate = Type.Partial(RefundReasonCreate, { additionalProperties: false });
 export type RefundReasonUpdate = Static<typeof RefundReasonUpdate>;
+
+/** Filters of `GET /admin/refund-reasons`. */
+export interface RefundReasonFilters extends ListFilters {
+  code?: string[];
+}
 
 // ---- Responses ------------------------------------------------------------------------------
 
@@ -25,7 +27,6 @@ export type RefundReasonUpdate = Static<typeof RefundReasonUpdate>;
 export const PaymentProviderView = View({ id: Type.String(), is_enabled: Type.Boolean() });
 /** A capture of a payment. */
 export const CaptureView = RowView(capture);
-/** A refund of a payment. */
 /** A refund reason. */
 export const RefundReasonView = RowView(refundReason);
 /** A refund of a payment, with the reason chosen for it (null without one). */
