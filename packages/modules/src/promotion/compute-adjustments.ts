@@ -3,12 +3,11 @@ import { allocate, percentOf } from "./allocation";
 import { compare, ruleAttribute, type RuleAttribute } from "./rules";
 import type {
   Allocation,
-  ApplicationType,
-  BudgetType,
+  ApplicationMethodRow,
+  CampaignBudgetRow,
   PromotionStatus,
   PromotionType,
   RuleOperator,
-  TargetType,
 } from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
@@ -58,15 +57,7 @@ export interface EnginePromotion {
   type: PromotionType;
   status?: PromotionStatus;
   rules: readonly EngineRule[];
-  application_method: {
-    type: ApplicationType;
-    target_type: TargetType;
-    allocation: Allocation | null;
-    value: number;
-    currency_code: string | null;
-    max_quantity: number | null;
-    apply_to_quantity: number | null;
-    buy_rules_min_quantity: number | null;
+  application_method: Omit<ApplicationMethodRow, "id" | "promotion_id" | "created_at" | "updated_at" | "deleted_at"> & {
     target_rules: readonly EngineRule[];
     buy_rules: readonly EngineRule[];
   };
@@ -74,7 +65,7 @@ export interface EnginePromotion {
     id: string;
     starts_at: Date | null;
     ends_at: Date | null;
-    budget: { type: BudgetType; limit: number | null; used: number; currency_code: string | null } | null;
+    budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
   } | null;
 }
 

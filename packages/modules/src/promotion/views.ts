@@ -25,15 +25,8 @@ export type PromotionView = PromotionRow & {
   rules: RuleView[];
 };
 
-const ruleView = (r: PromotionRuleRow): RuleView => ({
-  id: r.id,
-  attribute: r.attribute,
-  operator: r.operator,
-  description: r.description,
-  values: r.values,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
+/** A rule's API shape. */
+export const ruleView = ({ promotion_id: _p, kind: _k, deleted_at: _d, ...rule }: PromotionRuleRow): RuleView => rule;
 
 const budgetView = ({ campaign_id: _campaign, deleted_at: _deleted, ...budget }: CampaignBudgetRow): BudgetView =>
   budget;
@@ -44,7 +37,7 @@ export async function campaignViews(rows: CampaignRow[], withPromotions: boolean
   const ids = rows.map((r) => r.id);
   const [budgets, promotions] = await Promise.all([
     q.budgetsOf(ids),
-    withPromotions ? q.promotionsOfCampaigns(ids) : Promise.resolve([]),
+    withPromotions ? q.promotionsOfCampaigns({ ids }) : Promise.resolve([]),
   ]);
   const budgetBy = new Map(budgets.map((b) => [b.campaign_id, budgetView(b)]));
   const promotionsBy = groupBy(promotions, (p) => p.campaign_id, { value: ({ campaign_id: _c, ...p }) => p });
@@ -82,9 +75,6 @@ export async function promotionViews(rows: PromotionRow[]): Promise<PromotionVie
     };
   });
 }
-
-/** A rule's API shape. */
-export { ruleView };
 
 function withoutDeleted<T extends { deleted_at: unknown }>({
   deleted_at: _deleted,
