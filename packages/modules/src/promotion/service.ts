@@ -149,14 +149,7 @@ export function createPromotionService() {
         const inserted = await insertRules(id, created);
         const changed = [];
         for (const u of updates) {
-          const row = await q.updateRule({
-            id: u.id,
-            attribute: u.attribute,
-            operator: u.operator,
-            description: u.description,
-            values: valuesWithIds(u.values),
-            updated_at: new Date(),
-          });
+          const row = await q.updateRule({ ...u, values: valuesWithIds(u.values), updated_at: new Date() });
           changed.push(ruleView(row!));
         }
         if (deleteIds.length) await q.deleteRules({ promotion_id: id, ids: deleteIds });

@@ -59,7 +59,7 @@ export async function promotionViews(rows: PromotionRow[]): Promise<PromotionVie
     campaignIds.length ? q.campaignsOf(campaignIds) : Promise.resolve([]),
   ]);
   const campaignBy = new Map((await campaignViews(campaigns, false)).map((c) => [c.id, c]));
-  const methodBy = new Map(methods.map((m) => [m.promotion_id, m]));
+  const methodBy = new Map(methods.map(({ deleted_at: _deleted, ...m }) => [m.promotion_id, m]));
   const rulesBy = groupBy(rules, (r) => r.promotion_id);
   return rows.map((row) => {
     const own = rulesBy.get(row.id) ?? [];
@@ -68,17 +68,8 @@ export async function promotionViews(rows: PromotionRow[]): Promise<PromotionVie
     return {
       ...row,
       campaign: row.campaign_id ? (campaignBy.get(row.campaign_id) ?? null) : null,
-      application_method: method
-        ? { ...withoutDeleted(method), target_rules: of("target"), buy_rules: of("buy") }
-        : null,
+      application_method: method ? { ...method, target_rules: of("target"), buy_rules: of("buy") } : null,
       rules: of("promotion"),
     };
   });
-}
-
-function withoutDeleted<T extends { deleted_at: unknown }>({
-  deleted_at: _deleted,
-  ...rest
-}: T): Omit<T, "deleted_at"> {
-  return rest;
 }
