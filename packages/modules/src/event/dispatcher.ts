@@ -206,27 +206,18 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
   async function record(delivery: WebhookDeliveryRow, hook: WebhookRow, result: SendResult): Promise<void> {
     const now = new Date();
+    const { id, attempt } = delivery;
+    const { status_code, duration_ms } = result;
     const outcome = await transaction(async (): Promise<DeliveryOutcome> => {
       if (result.error === null) {
-        await q.deliverySucceeded({
-          id: delivery.id,
-          status_code: result.status_code,
-          duration_ms: result.duration_ms,
-          now,
-        });
+        await q.deliverySucceeded({ id, status_code, duration_ms, now });
         await q.hookRecovered({ id: hook.id, now });
         return "succeeded";
       }
-      const delay = delayBefore(delivery.attempt);
+      const delay = delayBefore(attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
-      await q.deliveryFailed({
-        id: delivery.id,
-        status_code: result.status_code,
-        duration_ms: result.duration_ms,
-        error: result.error.slice(0, 2000),
-        now,
-        next_retry_at: nextAt,
-      });
+      const error = result.error.slice(0, 2000);
+      await q.deliveryFailed({ id, status_code, duration_ms, error, now, next_retry_at: nextAt });
       const current = await q.hookFailing({ id: hook.id, since: now.toISOString(), now });
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
@@ -238,7 +229,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
         await q.disableHook({ id: hook.id, reason, now });
         logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
       }
-      if (nextAt) await q.insertDeliveries([newDelivery(hook.id, delivery, delivery.attempt + 1, nextAt)]);
+      if (nextAt) await q.insertDeliveries([newDelivery(hook.id, delivery, attempt + 1, nextAt)]);
       return nextAt ? "failed" : "abandoned";
     });
     options.onDelivery?.(outcome);

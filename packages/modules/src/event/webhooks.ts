@@ -20,10 +20,7 @@ export interface WebhookServiceOptions {
 /** A webhook as reads show it: the sealed secret left out. */
 export type WebhookInfo = Omit<WebhookRow, "secret" | "deleted_at">;
 
-const view = (row: WebhookRow): WebhookInfo => {
-  const { secret: _secret, deleted_at: _deleted, ...rest } = row;
-  return rest;
-};
+const view = ({ secret: _secret, deleted_at: _deleted, ...rest }: WebhookRow): WebhookInfo => rest;
 
 /** A new signing secret: `whsec_` + 32 random bytes in base64 (Standard Webhooks' format). */
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
