@@ -245,9 +245,6 @@ const newRate = (
 const defaultTaken = (regionId: string) =>
   `Tax region ${regionId} already has a default tax rate; update that one instead`;
 
-/** A tax region row as a relation of another (`parent`, `children`): with its rates, without its own relations. */
-type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
-
 /** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
 async function insertRules(rateId: string, rules: TaxRateRuleInput[], createdBy: string | null): Promise<void> {
   if (rules.length === 0) return;
@@ -292,7 +289,8 @@ async function withRates(rows: TaxRegionRow[]): Promise<TaxRegion[]> {
   const all = [...rows, ...childRows, ...parents];
   const allIds = all.map((row) => row.id);
   const rates = groupBy(await q.ratesOfRegions(allIds), (rate) => rate.tax_region_id, { keys: allIds });
-  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
+  // A region as a relation of another (`parent`, `children`): with its rates, without its own relations.
+  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): Omit<TaxRegion, "parent" | "children"> => ({
     ...row,
     provider_id: SYSTEM_TAX_PROVIDER,
     tax_rates: [...rates.get(row.id)!]
