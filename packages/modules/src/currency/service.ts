@@ -1,7 +1,7 @@
 import { errors } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { transaction } from "@kasse/db";
 import { currencyQueries as q, type CurrencyRecord } from "./queries";
-import type { CurrencyFilters, CurrencyUpdate } from "./shapes";
+import type { CurrencyUpdate } from "./shapes";
 
 /** A currency as the API shows it (Medusa's shape plus `is_default`). */
 export type Currency = CurrencyRecord;
@@ -15,13 +15,12 @@ export type Currency = CurrencyRecord;
 export function createCurrencyService() {
   const service = {
     async retrieve(code: string): Promise<Currency> {
-      const row = await q.byCode(code.toLowerCase());
+      const row = await q.byCode({ code: code.toLowerCase() });
       if (!row) throw errors.notFound(`Currency with code: ${code} was not found`);
       return row;
     },
 
-    list: (filters: CurrencyFilters, page: ListPaging): Promise<{ items: Currency[]; count: number }> =>
-      q.list(filters, page),
+    list: q.list,
 
     /** Sets or clears the default flag; making one currency default clears the previous one. */
     async update(code: string, input: CurrencyUpdate): Promise<Currency> {
@@ -29,8 +28,9 @@ export function createCurrencyService() {
       const isDefault = input.is_default;
       if (isDefault === undefined) return existing;
       return transaction(async () => {
-        if (isDefault) await q.clearDefault();
-        return (await q.setDefault(existing.code, isDefault))!;
+        const updated_at = new Date();
+        if (isDefault) await q.clearDefault({ updated_at });
+        return (await q.setDefault({ code: existing.code, is_default: isDefault, updated_at }))!;
       });
     },
 
@@ -41,7 +41,7 @@ export function createCurrencyService() {
     async existing(codes: string[]): Promise<Set<string>> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
       if (lowered.length === 0) return new Set();
-      return new Set(await q.knownAmong(lowered));
+      return new Set((await q.knownAmong({ codes: lowered })).map((r) => r.code));
     },
   };
   return service;

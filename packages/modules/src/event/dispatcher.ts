@@ -1,11 +1,10 @@
 import { AsyncResource } from "node:async_hooks";
-import { generateId } from "@kasse/core";
 import { inTransaction, transaction } from "@kasse/db";
 import { createEventService, onEventsReleased } from "./service";
 import { sendWebhook, type SendResult } from "./send";
 import { eventQueries as q } from "./queries";
 import type { EventRow, WebhookDeliveryRow, WebhookRow } from "./schema";
-import type { WebhookService } from "./webhooks";
+import { newDelivery, type WebhookService } from "./webhooks";
 
 /** An in-process subscriber: registered statically in code. `handle` must be idempotent (at least once). */
 export interface EventSubscriber {
@@ -177,13 +176,8 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   /**
    * Claims released events (while this dispatcher's subscriber backlog has room), schedules their
    * webhook deliveries and starts sending them, and queues the events for their subscribers.
-   * Returns how many events it took.
+   * Answers how many events it took, and whether it took as many as it asked for (more may be due).
    */
-  async function dispatch(): Promise<number> {
-    return (await claimRound()).taken;
-  }
-
-  /** {@link dispatch}, and whether it took as many as it asked for (more may be due). */
   async function claimRound(): Promise<{ taken: number; full: boolean }> {
     const room = MAX_SUBSCRIBER_BACKLOG - waiting.length - handling.size;
     if (room <= 0) return { taken: 0, full: false };
@@ -194,15 +188,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     const deliveries = claimed.flatMap((row) =>
       hooks
         .filter((h) => matches(h.events, row.name))
-        .map((h) => ({
-          id: generateId("whd"),
-          webhook_id: h.id,
-          event_id: row.id,
-          event_name: row.name,
-          attempt: 1,
-          status: "scheduled" as const,
-          scheduled_at: new Date(),
-        })),
+        .map((h) => newDelivery(h.id, { event_id: row.id, event_name: row.name }, 1, new Date())),
     );
     // Idempotent: a dispatch taken over after a crash finds them there.
     if (deliveries.length > 0) {
@@ -220,21 +206,19 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   /** Records one attempt's outcome, schedules the retry, and disables an endpoint failing for too long. */
   async function record(delivery: WebhookDeliveryRow, hook: WebhookRow, result: SendResult): Promise<void> {
     const now = new Date();
+    const { id, attempt } = delivery;
+    const { status_code, duration_ms } = result;
     const outcome = await transaction(async (): Promise<DeliveryOutcome> => {
       if (result.error === null) {
-        await q.deliverySucceeded(delivery.id, result, now);
-        await q.hookRecovered(hook.id, now);
+        await q.deliverySucceeded({ id, status_code, duration_ms, now });
+        await q.hookRecovered({ id: hook.id, now });
         return "succeeded";
       }
-      const delay = delayBefore(delivery.attempt);
+      const delay = delayBefore(attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
-      await q.deliveryFailed(
-        delivery.id,
-        { status_code: result.status_code, duration_ms: result.duration_ms, error: result.error.slice(0, 2000) },
-        now,
-        nextAt,
-      );
-      const current = await q.hookFailing(hook.id, now);
+      const error = result.error.slice(0, 2000);
+      await q.deliveryFailed({ id, status_code, duration_ms, error, now, next_retry_at: nextAt });
+      const current = await q.hookFailing({ id: hook.id, since: now.toISOString(), now });
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {
         const reason =
@@ -242,22 +226,10 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
             0,
             2000,
           );
-        await q.disableHook(hook.id, reason, now);
+        await q.disableHook({ id: hook.id, reason, now });
         logger.warn({ webhook: hook.id, reason }, "webhook endpoint disabled");
       }
-      if (nextAt) {
-        await q.insertDeliveries([
-          {
-            id: generateId("whd"),
-            webhook_id: hook.id,
-            event_id: delivery.event_id,
-            event_name: delivery.event_name,
-            attempt: delivery.attempt + 1,
-            status: "scheduled",
-            scheduled_at: nextAt,
-          },
-        ]);
-      }
+      if (nextAt) await q.insertDeliveries([newDelivery(hook.id, delivery, attempt + 1, nextAt)]);
       return nextAt ? "failed" : "abandoned";
     });
     options.onDelivery?.(outcome);
@@ -265,7 +237,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
 
   /** One round: claims due deliveries (of enabled endpoints) and sends them. Returns how many. */
   async function deliver(): Promise<number> {
-    const deliveries = await q.claimDeliveries(batch, sendLeaseMs / 1000);
+    const deliveries = await q.claimDeliveries({ lease: sendLeaseMs / 1000, limit: batch });
     if (deliveries.length === 0) return 0;
     const [hooks, rows] = await Promise.all([
       q.hooksById([...new Set(deliveries.map((d) => d.webhook_id))]),
@@ -382,7 +354,8 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   const unsubscribe = onEventsReleased(wake);
 
   return {
-    dispatch: () => atHome(dispatch),
+    /** A round of claims alone: how many events it took. */
+    dispatch: () => atHome(async () => (await claimRound()).taken),
     deliver: () => atHome(deliver),
     /** The worker's poll: a round, not waiting for subscribers. */
     poll: () => atHome(round),

@@ -1,16 +1,4 @@
-export {
-  WebhookCreate,
-  WebhookUpdate,
-  WebhookView,
-  WebhookWithSecretView,
-  WebhookDeliveryView,
-  type DeliveryStatus,
-  type EventFilters,
-  type EventRow,
-  type WebhookDeliveryRow,
-  type WebhookFilters,
-  type WebhookRow,
-} from "./shapes";
+export * from "./shapes";
 export {
   eventCatalog,
   catalogEntries,

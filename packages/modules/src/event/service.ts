@@ -1,10 +1,8 @@
 import { errors, generateId } from "@kasse/core";
-import type { Paging } from "@kasse/db";
 import type { EventRecorder } from "@kasse/workflows";
 import { eventCatalog, eventProblems, type EventData, type EventName } from "./catalog";
 import { eventQueries as q } from "./queries";
 import type { EventRow } from "./schema";
-import type { EventFilters } from "./shapes";
 
 /**
  * Writes one event to the outbox in the transaction in progress (the one of the change it
@@ -57,11 +55,10 @@ export const eventOutbox: EventRecorder = {
  */
 export function createEventService() {
   return {
-    list: (filters: EventFilters, paging: Paging): Promise<{ items: EventRow[]; count: number }> =>
-      q.events(filters, paging),
+    list: q.events,
 
     async retrieve(id: string): Promise<EventRow> {
-      const row = await q.eventById(id);
+      const row = await q.eventById({ id });
       if (!row) throw errors.notFound(`Event with id: ${id} was not found`);
       return row;
     },
@@ -71,7 +68,7 @@ export function createEventService() {
      * Released: recorded outside a workflow, or by one whose execution succeeded.
      */
     async claim(limit: number, leaseMs: number): Promise<EventRow[]> {
-      const rows = await q.claimEvents(limit, leaseMs / 1000);
+      const rows = await q.claimEvents({ lease: leaseMs / 1000, limit });
       return rows.sort(
         (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
@@ -83,22 +80,25 @@ export function createEventService() {
      */
     async markDispatched(ids: readonly string[], lastError: string | null = null): Promise<void> {
       if (ids.length === 0) return;
-      await q.markDispatched([...ids], lastError?.slice(0, 2000) ?? null);
+      await q.markDispatched({ ids: [...ids], now: new Date(), last_error: lastError?.slice(0, 2000) ?? null });
     },
 
     /** A failed dispatch: due again after `delayMs`. */
     async markFailed(id: string, message: string, delayMs: number): Promise<void> {
-      await q.markFailed(id, message.slice(0, 2000), new Date(Date.now() + delayMs));
+      await q.markFailed({ id, last_error: message.slice(0, 2000), next_attempt_at: new Date(Date.now() + delayMs) });
     },
 
     /** Deletes the events of executions that compensated or failed: they are never released. Returns how many. */
-    purgeDiscarded: (): Promise<number> => q.purgeDiscarded(),
+    purgeDiscarded: async (): Promise<number> => (await q.purgeDiscarded()).length,
 
     /**
      * Retention: deletes delivery attempts finished more than `days` ago, then dispatched events
      * older than that with no delivery left (they can no longer be redelivered). Returns how many events.
      */
-    purgeDelivered: (days: number): Promise<number> => q.purgeDelivered(days),
+    async purgeDelivered(days: number): Promise<number> {
+      await q.purgeFinishedDeliveries({ days });
+      return (await q.purgeDispatchedEvents({ days })).length;
+    },
 
     /**
      * How long the oldest event still to be delivered has waited, in seconds (0 when none): not
@@ -106,14 +106,14 @@ export function createEventService() {
      * compensated is never delivered). The outbox's alarm.
      */
     async oldestWaitingAge(): Promise<number> {
-      return Math.max(0, (await q.oldestWaitingAge()) ?? 0);
+      return Math.max(0, (await q.oldestWaiting())?.age ?? 0);
     },
 
     /** How many released events wait for dispatch (a health figure). */
-    backlog: (): Promise<number> => q.backlog(),
+    backlog: async (): Promise<number> => (await q.backlog())?.value ?? 0,
 
     /** The newest events first (admin and tests). */
-    latest: (limit: number): Promise<EventRow[]> => q.latest(limit),
+    latest: (limit: number): Promise<EventRow[]> => q.latest({ limit }),
   };
 }
 

@@ -19,9 +19,7 @@ export type WebhookCreate = Static<typeof WebhookCreate>;
 
 /** Body of `POST /admin/webhooks/{id}`: `enabled: true` re-enables a disabled endpoint. */
 export const WebhookUpdate = Strict({
-  url: Type.Optional(Url({ minLength: 1 })),
-  events: Type.Optional(Type.Array(EventPattern(), { minItems: 1, maxItems: 100 })),
-  description: Type.Optional(Type.Union([LongText(), Type.Null()])),
+  ...Type.Partial(WebhookCreate).properties,
   enabled: Type.Optional(Type.Boolean()),
 });
 export type WebhookUpdate = Static<typeof WebhookUpdate>;

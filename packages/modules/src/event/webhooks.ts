@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { deriveKey, errors, generateId, seal, unseal } from "@kasse/core";
 import { isUniqueViolation, type ListPaging, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
-import { eventQueries as q } from "./queries";
+import { eventQueries as q, type NewDelivery } from "./queries";
 import { urlProblem } from "./send";
 import type { WebhookDeliveryRow, WebhookRow } from "./schema";
 import type { WebhookCreate, WebhookFilters, WebhookUpdate } from "./shapes";
@@ -20,13 +20,26 @@ export interface WebhookServiceOptions {
 /** A webhook as reads show it: the sealed secret left out. */
 export type WebhookInfo = Omit<WebhookRow, "secret" | "deleted_at">;
 
-const view = (row: WebhookRow): WebhookInfo => {
-  const { secret: _secret, deleted_at: _deleted, ...rest } = row;
-  return rest;
-};
+const view = ({ secret: _secret, deleted_at: _deleted, ...rest }: WebhookRow): WebhookInfo => rest;
 
 /** A new signing secret: `whsec_` + 32 random bytes in base64 (Standard Webhooks' format). */
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+
+/** Attempt `attempt` of an event to endpoint `webhook_id`, due at `scheduled_at`. */
+export const newDelivery = (
+  webhook_id: string,
+  { event_id, event_name }: Pick<WebhookDeliveryRow, "event_id" | "event_name">,
+  attempt: number,
+  scheduled_at: Date,
+): NewDelivery => ({
+  id: generateId("whd"),
+  webhook_id,
+  event_id,
+  event_name,
+  attempt,
+  status: "scheduled",
+  scheduled_at,
+});
 
 function checkEvents(events: readonly string[]): string[] {
   const unknown = events.filter((name) => name !== "*" && !isEventName(name));
@@ -89,13 +102,12 @@ export function createWebhookService(options: WebhookServiceOptions) {
           disabled_reason: null,
           ...(input.enabled ? { failing_since: null } : {}),
         });
-      if (Object.keys(values).length === 0) return service.retrieve(id);
       return view(await records.update(id, values));
     },
 
     async delete(id: string): Promise<void> {
       await service.retrieve(id);
-      await q.deleteWebhook(id);
+      await q.deleteWebhook({ id, now: new Date() });
     },
 
     /** A new signing secret, shown once; the old one stops signing at once. */
@@ -129,20 +141,12 @@ export function createWebhookService(options: WebhookServiceOptions) {
     /** Schedules one more attempt of a delivery's event to its endpoint, now (same `webhook-id`). */
     async redeliver(id: string, deliveryId: string): Promise<WebhookDeliveryRow> {
       const hook = await service.retrieve(id);
-      const delivery = await q.deliveryOf(id, deliveryId);
+      const delivery = await q.deliveryOf({ id: deliveryId, webhook_id: id });
       if (!delivery) throw errors.notFound(`Webhook delivery with id: ${deliveryId} was not found`);
       if (!hook.enabled) throw errors.notAllowed(`Webhook ${id} is disabled; enable it before redelivering`);
-      const last = await q.lastAttempt(id, delivery.event_id);
+      const last = await q.lastAttempt({ webhook_id: id, event_id: delivery.event_id });
       try {
-        return await q.insertDelivery({
-          id: generateId("whd"),
-          webhook_id: id,
-          event_id: delivery.event_id,
-          event_name: delivery.event_name,
-          attempt: (last ?? delivery.attempt) + 1,
-          status: "scheduled",
-          scheduled_at: new Date(),
-        });
+        return (await q.insertDelivery(newDelivery(id, delivery, (last?.value ?? delivery.attempt) + 1, new Date())))!;
       } catch (error) {
         if (isUniqueViolation(error))
           throw errors.conflict(`Event ${delivery.event_id} is being redelivered to webhook ${id} already; try again`);

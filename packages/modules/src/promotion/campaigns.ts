@@ -52,7 +52,7 @@ export function campaignOperations() {
           ...(ends_at !== undefined ? { ends_at: toDate(ends_at) } : {}),
         };
         if (Object.keys(set).length) await q.updateCampaign(id, set, identifierTaken(input.campaign_identifier ?? ""));
-        if (budget === null) await q.deleteBudget(id);
+        if (budget === null) await q.deleteBudget({ campaign_id: id });
         else if (budget) {
           if (!existing.budget) await q.insertBudget(budgetValues(id, budget));
           else {
@@ -63,7 +63,7 @@ export function campaignOperations() {
             if (budget.currency_code !== undefined) set.currency_code = budget.currency_code?.toLowerCase() ?? null;
             if (existing.budget.type === "spend" && set.currency_code === null)
               throw errors.invalidData("budget.currency_code is required for a spend budget");
-            if (Object.keys(set).length) await q.updateBudget(id, set);
+            if (Object.keys(set).length) await q.updateBudget({ campaign_id: id, ...set, updated_at: new Date() });
           }
         }
       });
@@ -73,7 +73,7 @@ export function campaignOperations() {
     /** Soft delete; its promotions stay, detached from the campaign (as Medusa). */
     async deleteCampaign(id: string): Promise<void> {
       await transaction(async () => {
-        await q.detachCampaign(id);
+        await q.detachCampaign({ campaign_id: id, updated_at: new Date() });
         await q.softDeleteCampaign(id);
       });
     },
@@ -87,13 +87,14 @@ export function campaignOperations() {
       if (overlap) throw errors.invalidData(`Promotion ${overlap} cannot be both added and removed`);
       await transaction(async () => {
         const ids = [...add, ...remove];
-        const found = ids.length ? await q.liveWithCampaign(ids) : [];
+        const found = ids.length ? await q.liveWithCampaign({ ids }) : [];
         const missing = ids.find((p) => !found.some((f) => f.id === p));
         if (missing) throw errors.notFound(`Promotion with id: ${missing} was not found`);
         const foreign = remove.find((p) => found.find((f) => f.id === p)!.campaign_id !== id);
         if (foreign) throw errors.invalidData(`Promotion ${foreign} is not part of campaign ${id}`);
-        if (add.length) await q.setCampaign(add, id);
-        if (remove.length) await q.setCampaign(remove, null);
+        const updated_at = new Date();
+        if (add.length) await q.setCampaign({ ids: add, campaign_id: id, updated_at });
+        if (remove.length) await q.setCampaign({ ids: remove, campaign_id: null, updated_at });
       });
       return ops.retrieveCampaign(id);
     },
@@ -104,13 +105,13 @@ export function campaignOperations() {
      * the budget cannot take it; true when it did or the campaign has no budget.
      */
     async consumeBudget(campaignId: string, amount: number): Promise<boolean> {
-      if (await q.consumeBudget(campaignId, amount)) return true;
-      return !(await q.hasBudget(campaignId));
+      if (await q.consumeBudget({ campaign_id: campaignId, amount, updated_at: new Date() })) return true;
+      return !(await q.budgetIdOf({ campaign_id: campaignId }));
     },
 
     /** Gives back what {@link consumeBudget} took (never below zero). */
     async releaseBudget(campaignId: string, amount: number): Promise<void> {
-      await q.releaseBudget(campaignId, amount);
+      await q.releaseBudget({ campaign_id: campaignId, amount, updated_at: new Date() });
     },
   };
   return ops;

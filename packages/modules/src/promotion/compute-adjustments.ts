@@ -3,12 +3,11 @@ import { allocate, percentOf } from "./allocation";
 import { compare, ruleAttribute, type RuleAttribute } from "./rules";
 import type {
   Allocation,
-  ApplicationType,
-  BudgetType,
+  ApplicationMethodRow,
+  CampaignBudgetRow,
   PromotionStatus,
   PromotionType,
   RuleOperator,
-  TargetType,
 } from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
@@ -58,15 +57,7 @@ export interface EnginePromotion {
   type: PromotionType;
   status?: PromotionStatus;
   rules: readonly EngineRule[];
-  application_method: {
-    type: ApplicationType;
-    target_type: TargetType;
-    allocation: Allocation | null;
-    value: number;
-    currency_code: string | null;
-    max_quantity: number | null;
-    apply_to_quantity: number | null;
-    buy_rules_min_quantity: number | null;
+  application_method: Omit<ApplicationMethodRow, "id" | "promotion_id" | "created_at" | "updated_at" | "deleted_at"> & {
     target_rules: readonly EngineRule[];
     buy_rules: readonly EngineRule[];
   };
@@ -74,7 +65,7 @@ export interface EnginePromotion {
     id: string;
     starts_at: Date | null;
     ends_at: Date | null;
-    budget: { type: BudgetType; limit: number | null; used: number; currency_code: string | null } | null;
+    budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
   } | null;
 }
 
@@ -264,12 +255,7 @@ function discount(method: EnginePromotion["application_method"], targets: Target
   if (allocation === "each") {
     for (const t of targets) {
       const units = method.max_quantity === null ? t.units : Math.min(t.units, method.max_quantity);
-      const base = Math.min(t.left, units * t.unitPrice);
-      // Only the units counted may be discounted, and never more than they are worth.
-      out.set(
-        t.id,
-        method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units),
-      );
+      out.set(t.id, unitsDiscount(method, t.left, units, t.unitPrice));
     }
     return out;
   }
@@ -281,6 +267,15 @@ function discount(method: EnginePromotion["application_method"], targets: Target
   );
   targets.forEach((t, i) => out.set(t.id, parts[i]!));
   return out;
+}
+
+/**
+ * The discount of `units` units at `unitPrice` of what is `left` of a line: only the units counted
+ * may be discounted, and never more than they are worth.
+ */
+function unitsDiscount(method: EnginePromotion["application_method"], left: number, units: number, unitPrice: number) {
+  const base = Math.min(left, units * unitPrice);
+  return method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units);
 }
 
 /**
@@ -327,11 +322,7 @@ function buyGet(
     const left = itemLeft.get(line.id)!;
     if (units <= 0 || left === 0) continue;
     toGive -= units;
-    const base = Math.min(left, units * line.unit_price);
-    out.set(
-      line.id,
-      method.type === "percentage" ? percentOf(base, method.value) : Math.min(base, method.value * units),
-    );
+    out.set(line.id, unitsDiscount(method, left, units, line.unit_price));
   }
   return out.size === 0 ? "no_targets" : { items: out, shipping: new Map() };
 }

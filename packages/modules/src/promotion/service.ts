@@ -1,12 +1,11 @@
 import { errors, generateId } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
-import { integrityMethods } from "./integrity";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import { promotionQueries as q } from "./queries";
 import type { RuleKind, RuleValue } from "./schema";
 import type { CampaignCreate, PromotionCreate, PromotionFilters, PromotionUpdate, RuleBatch } from "./shapes";
-import { normalizeRule, validateMethod, type NormalizedRule } from "./validation";
+import { normalizeRule, normalizeRules, validateMethod, type NormalizedRule } from "./validation";
 import { promotionViews, ruleView, type PromotionView, type RuleView } from "./views";
 
 /** What one promotion gave an order: the input of usage registration. */
@@ -40,7 +39,6 @@ export function createPromotionService() {
   const campaigns = campaignOperations();
   const service = {
     ...campaigns,
-    ...integrityMethods(),
 
     async create(input: PromotionCreate): Promise<PromotionView> {
       const is_automatic = input.is_automatic ?? false;
@@ -51,15 +49,9 @@ export function createPromotionService() {
         buyRules: buy_rules.length,
       });
       const rules = [
-        ...(input.rules ?? []).map((r, i) => ({ kind: "promotion" as const, ...normalizeRule(r, `rules[${i}]`) })),
-        ...target_rules.map((r, i) => ({
-          kind: "target" as const,
-          ...normalizeRule(r, `application_method.target_rules[${i}]`),
-        })),
-        ...buy_rules.map((r, i) => ({
-          kind: "buy" as const,
-          ...normalizeRule(r, `application_method.buy_rules[${i}]`),
-        })),
+        ...normalizeRules("promotion", input.rules ?? [], "rules"),
+        ...normalizeRules("target", target_rules, "application_method.target_rules"),
+        ...normalizeRules("buy", buy_rules, "application_method.buy_rules"),
       ];
       if (input.campaign && input.campaign_id)
         throw errors.invalidData("A promotion takes campaign_id or a new campaign, not both");
@@ -111,7 +103,7 @@ export function createPromotionService() {
         if (input.campaign_id) await q.retrieveCampaign(input.campaign_id);
         const { application_method: _method, ...fields } = input;
         if (Object.keys(fields).length) await q.update(id, fields, codeTaken(input.code));
-        if (input.application_method) await q.updateMethod(id, method);
+        if (input.application_method) await q.updateMethod({ ...method, promotion_id: id, updated_at: new Date() });
       });
       return service.retrieve(id);
     },
@@ -127,19 +119,14 @@ export function createPromotionService() {
       const field = kind === "promotion" ? "rules" : kind === "target" ? "target_rules" : "buy_rules";
       if (kind === "buy" && existing.type !== "buyget")
         throw errors.invalidData("buy_rules can only be set on a buyget promotion");
-      const current =
-        kind === "promotion"
-          ? existing.rules
-          : kind === "target"
-            ? existing.application_method!.target_rules
-            : existing.application_method!.buy_rules;
+      const current = field === "rules" ? existing.rules : existing.application_method![field];
       const known = new Map(current.map((r) => [r.id, r]));
       const deleteIds = [...new Set(batch.delete ?? [])];
       for (const ruleId of [...deleteIds, ...(batch.update ?? []).map((u) => u.id)]) {
         if (!known.has(ruleId))
           throw errors.notFound(`Promotion rule with id: ${ruleId} was not found in ${field} of promotion ${id}`);
       }
-      const created = (batch.create ?? []).map((r, i) => ({ kind, ...normalizeRule(r, `create[${i}]`) }));
+      const created = normalizeRules(kind, batch.create ?? [], "create");
       const updates = (batch.update ?? []).map((u, i) => {
         const before = known.get(u.id)!;
         return {
@@ -162,15 +149,10 @@ export function createPromotionService() {
         const inserted = await insertRules(id, created);
         const changed = [];
         for (const u of updates) {
-          const row = await q.updateRule(u.id, {
-            attribute: u.attribute,
-            operator: u.operator,
-            description: u.description,
-            values: valuesWithIds(u.values),
-          });
+          const row = await q.updateRule({ ...u, values: valuesWithIds(u.values), updated_at: new Date() });
           changed.push(ruleView(row!));
         }
-        if (deleteIds.length) await q.deleteRules(id, deleteIds);
+        if (deleteIds.length) await q.deleteRules({ promotion_id: id, ids: deleteIds });
         return {
           created: inserted.map(ruleView),
           updated: changed,
@@ -190,7 +172,7 @@ export function createPromotionService() {
       options: { automatic?: boolean } = {},
     ): Promise<{ promotions: EnginePromotion[]; unknown: string[] }> {
       const lowered = [...new Set(codes.map((c) => c.toLowerCase()))];
-      const views = await promotionViews(await q.forCart(lowered));
+      const views = await promotionViews(await q.forCart({ codes: lowered }));
       const byCode = new Map(views.filter((v) => v.code).map((v) => [v.code!.toLowerCase(), v]));
       const ordered = [
         ...(options.automatic === false ? [] : views.filter((v) => v.is_automatic && v.status === "active")),
@@ -264,6 +246,13 @@ export function createPromotionService() {
           await campaigns.releaseBudget(c.campaign_id, c.amount);
       });
     },
+
+    /**
+     * `kasse check`: one page (by campaign id) of campaign budgets: what each counted (`used`: orders
+     * for a usage budget, minor units for a spend budget) and every promotion of the campaign, deleted
+     * ones included.
+     */
+    budgetsPage: (afterCampaignId: string, limit: number) => q.budgetsPage({ after: afterCampaignId, limit }),
   };
   return service;
 }
@@ -274,7 +263,7 @@ export type PromotionService = ReturnType<typeof createPromotionService>;
 async function budgetRows(usages: readonly PromotionUsage[]) {
   const ids = [...new Set(usages.map((u) => u.promotion_id))];
   if (ids.length === 0) return [];
-  return q.budgetRows(ids);
+  return q.budgetRows({ ids });
 }
 
 /**
@@ -305,16 +294,15 @@ function nextCampaignBoundary(promotions: readonly EnginePromotion[], now: Date)
   return next;
 }
 
-function insertRules(promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
+/** Stores the rules (one statement; none for no rules) and answers them. */
+async function insertRules(promotionId: string, rules: Array<NormalizedRule & { kind: RuleKind }>) {
+  if (rules.length === 0) return [];
   return q.insertRules(
-    rules.map((r) => ({
+    rules.map(({ values, ...rule }) => ({
       id: generateId("prorul"),
       promotion_id: promotionId,
-      kind: r.kind,
-      attribute: r.attribute,
-      operator: r.operator,
-      description: r.description,
-      values: valuesWithIds(r.values),
+      ...rule,
+      values: valuesWithIds(values),
     })),
   );
 }

@@ -67,13 +67,7 @@ export const RuleCreate = Strict({
 export type RuleCreate = Static<typeof RuleCreate>;
 
 /** A rule update inside a batch: the id plus the fields to change. */
-export const RuleUpdate = Strict({
-  id: Id({ minLength: 1 }),
-  attribute: Type.Optional(Code({ minLength: 1 })),
-  operator: Type.Optional(literals(RULE_OPERATORS)),
-  values: Type.Optional(RuleCreate.properties.values),
-  description: Nullable(LongText()),
-});
+export const RuleUpdate = Strict({ id: Id({ minLength: 1 }), ...Type.Partial(RuleCreate).properties });
 export type RuleUpdate = Static<typeof RuleUpdate>;
 
 /** Body of `POST /admin/promotions/{id}/{rules,target-rules,buy-rules}/batch`. */
@@ -106,18 +100,6 @@ export const ApplicationMethodUpdate = Type.Partial(Type.Object(applicationMetho
   additionalProperties: false,
 });
 export type ApplicationMethodUpdate = Static<typeof ApplicationMethodUpdate>;
-
-/** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
-export const PromotionUpdate = Strict({
-  code: Nullable(Code({ minLength: 1 })),
-  type: Type.Optional(literals(PROMOTION_TYPES)),
-  status: Type.Optional(literals(PROMOTION_STATUSES)),
-  is_automatic: Type.Optional(Type.Boolean()),
-  campaign_id: Nullable(Id({ minLength: 1 })),
-  application_method: Type.Optional(ApplicationMethodUpdate),
-  metadata: OptionalMetadata(),
-});
-export type PromotionUpdate = Static<typeof PromotionUpdate>;
 
 /** A campaign budget on input. */
 export const BudgetInput = Strict({
@@ -159,6 +141,14 @@ export const PromotionCreate = Strict({
   metadata: OptionalMetadata(),
 });
 export type PromotionCreate = Static<typeof PromotionCreate>;
+
+/** Body of `POST /admin/promotions/{id}`: the create fields, all optional; a partial application method. */
+export const PromotionUpdate = Strict({
+  ...Type.Partial(Type.Pick(PromotionCreate, ["code", "type", "status", "is_automatic", "campaign_id", "metadata"]))
+    .properties,
+  application_method: Type.Optional(ApplicationMethodUpdate),
+});
+export type PromotionUpdate = Static<typeof PromotionUpdate>;
 
 /** Body of `POST /admin/campaigns/{id}`: the create fields, all optional. */
 export const CampaignUpdate = Type.Partial(CampaignCreate, { additionalProperties: false });

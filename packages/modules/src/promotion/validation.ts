@@ -1,13 +1,6 @@
 import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
-import type {
-  Allocation,
-  ApplicationType,
-  PromotionType,
-  RuleOperator,
-  TargetType,
-  ApplicationMethodRow,
-} from "./schema";
+import type { Allocation, ApplicationMethodRow, PromotionType, RuleKind, RuleOperator } from "./schema";
 import type { RuleCreate } from "./shapes";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
@@ -35,23 +28,19 @@ export function normalizeRule(
   return normalized;
 }
 
-/** The application method fields the rules below constrain (stored form). */
-export interface MethodFields {
-  type: ApplicationType;
-  target_type: TargetType;
-  value?: number;
-  allocation?: Allocation | null;
-  currency_code?: string | null;
-  max_quantity?: number | null;
-  apply_to_quantity?: number | null;
-  buy_rules_min_quantity?: number | null;
-}
-
-/** A checked application method, every field set (null where unused). */
+/** A checked application method, every field set (null where unused): what is stored. */
 export type CheckedMethod = Pick<
   ApplicationMethodRow,
   "type" | "target_type" | "value" | "currency_code" | "max_quantity" | "apply_to_quantity" | "buy_rules_min_quantity"
 > & { allocation: Allocation };
+
+/** Rules of one kind, each checked (`field[i]` names a refused one). */
+export const normalizeRules = (kind: RuleKind, rules: RuleCreate[], field: string) =>
+  rules.map((r, i) => ({ kind, ...normalizeRule(r, `${field}[${i}]`) }));
+
+/** The application method fields the rules below constrain: a checked method's, only its kind required. */
+type MethodFields = Pick<CheckedMethod, "type" | "target_type"> &
+  Partial<Omit<CheckedMethod, "type" | "target_type" | "allocation">> & { allocation?: Allocation | null };
 
 /**
  * Checks an application method as a whole (after a partial update is merged) and fills its

@@ -25,15 +25,8 @@ export type PromotionView = PromotionRow & {
   rules: RuleView[];
 };
 
-const ruleView = (r: PromotionRuleRow): RuleView => ({
-  id: r.id,
-  attribute: r.attribute,
-  operator: r.operator,
-  description: r.description,
-  values: r.values,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-});
+/** A rule's API shape. */
+export const ruleView = ({ promotion_id: _p, kind: _k, deleted_at: _d, ...rule }: PromotionRuleRow): RuleView => rule;
 
 const budgetView = ({ campaign_id: _campaign, deleted_at: _deleted, ...budget }: CampaignBudgetRow): BudgetView =>
   budget;
@@ -44,7 +37,7 @@ export async function campaignViews(rows: CampaignRow[], withPromotions: boolean
   const ids = rows.map((r) => r.id);
   const [budgets, promotions] = await Promise.all([
     q.budgetsOf(ids),
-    withPromotions ? q.promotionsOfCampaigns(ids) : Promise.resolve([]),
+    withPromotions ? q.promotionsOfCampaigns({ ids }) : Promise.resolve([]),
   ]);
   const budgetBy = new Map(budgets.map((b) => [b.campaign_id, budgetView(b)]));
   const promotionsBy = groupBy(promotions, (p) => p.campaign_id, { value: ({ campaign_id: _c, ...p }) => p });
@@ -66,7 +59,7 @@ export async function promotionViews(rows: PromotionRow[]): Promise<PromotionVie
     campaignIds.length ? q.campaignsOf(campaignIds) : Promise.resolve([]),
   ]);
   const campaignBy = new Map((await campaignViews(campaigns, false)).map((c) => [c.id, c]));
-  const methodBy = new Map(methods.map((m) => [m.promotion_id, m]));
+  const methodBy = new Map(methods.map(({ deleted_at: _deleted, ...m }) => [m.promotion_id, m]));
   const rulesBy = groupBy(rules, (r) => r.promotion_id);
   return rows.map((row) => {
     const own = rulesBy.get(row.id) ?? [];
@@ -75,20 +68,8 @@ export async function promotionViews(rows: PromotionRow[]): Promise<PromotionVie
     return {
       ...row,
       campaign: row.campaign_id ? (campaignBy.get(row.campaign_id) ?? null) : null,
-      application_method: method
-        ? { ...withoutDeleted(method), target_rules: of("target"), buy_rules: of("buy") }
-        : null,
+      application_method: method ? { ...method, target_rules: of("target"), buy_rules: of("buy") } : null,
       rules: of("promotion"),
     };
   });
-}
-
-/** A rule's API shape. */
-export { ruleView };
-
-function withoutDeleted<T extends { deleted_at: unknown }>({
-  deleted_at: _deleted,
-  ...rest
-}: T): Omit<T, "deleted_at"> {
-  return rest;
 }

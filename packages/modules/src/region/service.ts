@@ -41,11 +41,11 @@ export function createRegionService() {
     },
 
     /** Whether any region exists (the demo store is seeded only into a store without one). */
-    any: (): Promise<boolean> => q.any(),
+    any: q.any,
 
     /** The region with its countries and providers, in one statement (every cart write and answer reads it). */
     async retrieve(id: string): Promise<Region> {
-      const row = await q.byId(id);
+      const row = await q.byId({ id });
       if (!row) throw q.notFound(id);
       const { deleted_at: _deleted, providers, ...rest } = row;
       return { ...rest, payment_providers: providers.map((provider) => ({ id: provider, is_enabled: true })) };
@@ -53,9 +53,9 @@ export function createRegionService() {
 
     /** The region's currency (what a price context needs of it), in one statement; `not_found` like `retrieve`. */
     async currencyOf(id: string): Promise<string> {
-      const currency = await q.currencyOf(id);
-      if (currency === undefined) throw q.notFound(id);
-      return currency;
+      const row = await q.currencyOf({ id });
+      if (!row) throw q.notFound(id);
+      return row.currency_code;
     },
 
     async list(filters: RegionFilters, page: ListPaging): Promise<{ items: Region[]; count: number }> {
@@ -72,7 +72,7 @@ export function createRegionService() {
         await q.update(id, { ...fields, ...(currencyCode ? { currency_code: currencyCode } : {}) });
         if (countries) {
           const wanted = countries.map((c) => c.toLowerCase());
-          await q.freeCountries(id, wanted);
+          await q.freeCountries({ region_id: id, keep: wanted });
           await assignCountries(id, wanted);
         }
         if (payment_providers) await q.setProviders(id, [...new Set(payment_providers)]);
@@ -85,15 +85,15 @@ export function createRegionService() {
       await service.retrieve(id);
       await transaction(async () => {
         await q.softDelete(id);
-        await q.freeCountries(id, []);
+        await q.freeCountries({ region_id: id, keep: [] });
         await q.setProviders(id, []);
       });
     },
 
     /** The region a country belongs to, or null. */
     async forCountry(iso2: string): Promise<Region | null> {
-      const row = await q.regionOfCountry(iso2.toLowerCase());
-      return row ? (await withRelations([row]))[0]! : null;
+      const row = await q.regionOfCountry({ iso_2: iso2.toLowerCase() });
+      return row ? (await withRelations([row.region]))[0]! : null;
     },
 
     /** Countries, all or those named, for lookups such as address validation. */
@@ -122,13 +122,13 @@ async function withRelations(rows: RegionRow[]): Promise<Region[]> {
 async function assignCountries(regionId: string, codes: string[]): Promise<void> {
   const wanted = [...new Set(codes.map((c) => c.toLowerCase()))];
   if (wanted.length === 0) return;
-  const rows = await q.lockCountries(wanted);
+  const rows = await q.lockCountries({ codes: wanted });
   const unknown = wanted.filter((c) => !rows.some((r) => r.iso_2 === c));
   if (unknown.length) throw errors.invalidData(`Countries with codes: ${unknown.join(", ")} do not exist`);
   const taken = rows.filter((r) => r.region_id !== null && r.region_id !== regionId).map((r) => r.iso_2);
   if (taken.length)
     throw errors.invalidData(`Countries with codes: ${taken.join(", ")} are already assigned to a region`);
-  await q.assignCountries(regionId, wanted);
+  await q.assignCountries({ region_id: regionId, codes: wanted });
 }
 
 /** The lower-cased code when it is an ISO 4217 currency, else `invalid_data`. */

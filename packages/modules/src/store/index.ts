@@ -1,11 +1,3 @@
 export { createStoreService, type StoreService, type Store, type StoreDefaults, type StoreReferences } from "./service";
 export { updateStoreStep, type UpdateStoreStepInput } from "./steps";
-export {
-  StoreCurrencyInput,
-  StoreCurrencyView,
-  StoreUpdate,
-  StoreView,
-  type StoreCurrencyRow,
-  type StoreFilters,
-  type StoreRow,
-} from "./shapes";
+export * from "./shapes";

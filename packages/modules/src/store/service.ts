@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { storeQueries as q } from "./queries";
 import type { StoreCurrencyRow, StoreRow } from "./schema";
 import type { StoreFilters, StoreUpdate } from "./shapes";
@@ -59,14 +59,15 @@ export function createStoreService() {
         });
         // Someone else created it at the same moment: theirs is the store.
         if (!row) return service.getOrCreate(init);
-        await q.insertCurrencies(
-          (init.currencies ?? []).map((c) => ({
-            id: generateId("stocur"),
-            store_id: row.id,
-            currency_code: c.currency_code.toLowerCase(),
-            is_default: c.is_default,
-          })),
-        );
+        if (init.currencies?.length)
+          await q.insertCurrencies(
+            init.currencies.map((c) => ({
+              id: generateId("stocur"),
+              store_id: row.id,
+              currency_code: c.currency_code.toLowerCase(),
+              is_default: c.is_default,
+            })),
+          );
         return service.retrieve(row.id);
       });
     },
@@ -106,23 +107,21 @@ export function createStoreService() {
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         if (Object.keys(set).length > 0) await q.update(id, set);
         if (wanted) {
+          const now = new Date();
           const keep = new Map(current.supported_currencies.map((c) => [c.currency_code, c]));
-          await q.removeCurrencies(
-            current.supported_currencies
-              .filter((c) => !wanted!.some((w) => w.currency_code === c.currency_code))
-              .map((c) => c.id),
+          const removed = current.supported_currencies.filter(
+            (c) => !wanted!.some((w) => w.currency_code === c.currency_code),
           );
+          if (removed.length) await q.removeCurrencies({ ids: removed.map((c) => c.id), deleted_at: now });
           // Clear the old default first: the unique index allows one default at a time.
-          await q.clearDefaultCurrency(id);
+          await q.clearDefaultCurrency({ store_id: id, updated_at: now });
           for (const c of wanted) {
             const existing = keep.get(c.currency_code);
-            if (existing) await q.setCurrencyDefault(existing.id, c.is_default);
+            if (existing) await q.setCurrencyDefault({ id: existing.id, is_default: c.is_default, updated_at: now });
           }
-          await q.insertCurrencies(
-            wanted
-              .filter((c) => !keep.has(c.currency_code))
-              .map((c) => ({ id: generateId("stocur"), store_id: id, ...c })),
-          );
+          const added = wanted.filter((c) => !keep.has(c.currency_code));
+          if (added.length)
+            await q.insertCurrencies(added.map((c) => ({ id: generateId("stocur"), store_id: id, ...c })));
         }
         return service.retrieve(id);
       });
@@ -132,9 +131,9 @@ export function createStoreService() {
     async restore(previous: Store): Promise<void> {
       const { supported_currencies, id, created_at: _c, updated_at: _u, deleted_at: _d, ...fields } = previous;
       await transaction(async () => {
-        await q.restore(id, fields);
-        await q.deleteCurrencies(id);
-        await q.restoreCurrencies(supported_currencies);
+        await q.update(id, fields);
+        await q.deleteCurrencies({ store_id: id });
+        if (supported_currencies.length) await q.restoreCurrencies(supported_currencies);
       });
     },
   };
@@ -145,6 +144,7 @@ export type StoreService = ReturnType<typeof createStoreService>;
 
 /** The rows with their live currencies, one query for all. */
 async function withCurrencies(rows: StoreRow[]): Promise<Store[]> {
-  const currencies = await q.currenciesOf(rows.map((r) => r.id));
+  const ids = rows.map((r) => r.id);
+  const currencies = groupBy(ids.length ? await q.currenciesOf(ids) : [], (c) => c.store_id, { keys: ids });
   return rows.map(({ is_primary: _primary, ...row }) => ({ ...row, supported_currencies: currencies.get(row.id)! }));
 }

@@ -1,8 +1,15 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, isUniqueViolation, transaction, type ListPaging } from "@kasse/db";
-import { taxQueries as q, type TaxRateFilters } from "./queries";
+import { taxQueries as q } from "./queries";
 import type { TaxRateRow, TaxRateRuleRow, TaxRegionRow } from "./schema";
-import type { TaxRateCreate, TaxRateRuleInput, TaxRateUpdate, TaxRegionCreate, TaxRegionFilters } from "./shapes";
+import type {
+  TaxRateCreate,
+  TaxRateFilters,
+  TaxRateRuleInput,
+  TaxRateUpdate,
+  TaxRegionCreate,
+  TaxRegionFilters,
+} from "./shapes";
 import { applicable, type ApplicableTaxRate, type RegionRates } from "./overrides";
 
 /** A tax rate as the API shows it (its `rules` when read through the rate APIs). */
@@ -47,7 +54,7 @@ export function createTaxService() {
           throw errors.invalidData("A parent tax region must be the country region of the same country");
       }
       if (province && !parentId) {
-        const parent = await q.countryRegion(country);
+        const parent = await q.countryRegion({ country });
         if (!parent)
           throw errors.invalidData(
             `Create a tax region for country ${country} before one for its province ${province}`,
@@ -67,19 +74,7 @@ export function createTaxService() {
             metadata: input.metadata ?? null,
           });
           const rate = input.default_tax_rate;
-          if (rate) {
-            await q.insertRate({
-              id: generateId("txr"),
-              tax_region_id: id,
-              rate: rate.rate ?? null,
-              code: rate.code,
-              name: rate.name,
-              is_default: true,
-              is_combinable: rate.is_combinable ?? false,
-              created_by: createdBy,
-              metadata: rate.metadata ?? null,
-            });
-          }
+          if (rate) await q.insertRate(newRate(generateId("txr"), id, { ...rate, is_default: true }, createdBy));
         });
       } catch (error) {
         if (isUniqueViolation(error))
@@ -112,23 +107,10 @@ export function createTaxService() {
     async createRate(input: TaxRateCreate, createdBy: string | null = null): Promise<RateWithRules> {
       const region = await q.findRegion(input.tax_region_id);
       if (!region) throw errors.invalidData(`Tax region with id: ${input.tax_region_id} was not found`);
-      if (input.is_default && input.rules?.length)
-        throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
+      if (input.is_default && input.rules?.length) throw defaultTakesNoRules();
       const id = generateId("txr");
       await transaction(async () => {
-        await q
-          .insertRate({
-            id,
-            tax_region_id: region.id,
-            rate: input.rate ?? null,
-            code: input.code,
-            name: input.name,
-            is_default: input.is_default ?? false,
-            is_combinable: input.is_combinable ?? false,
-            created_by: createdBy,
-            metadata: input.metadata ?? null,
-          })
-          .catch(defaultTaken(region.id));
+        await q.insertRate(newRate(id, region.id, input, createdBy), defaultTaken(region.id));
         await insertRules(id, input.rules ?? [], createdBy);
       });
       return service.retrieveRate(id);
@@ -140,11 +122,10 @@ export function createTaxService() {
         const current = await service.retrieveRate(id);
         const { rules, ...fields } = input;
         const isDefault = fields.is_default ?? current.is_default;
-        if (isDefault && (rules ?? current.rules).length)
-          throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
-        if (Object.keys(fields).length) await q.updateRate(id, fields).catch(defaultTaken(current.tax_region_id));
+        if (isDefault && (rules ?? current.rules).length) throw defaultTakesNoRules();
+        if (Object.keys(fields).length) await q.updateRate(id, fields, defaultTaken(current.tax_region_id));
         if (rules) {
-          await q.deleteRulesOf(id, new Date());
+          await q.deleteRulesOf({ rate_id: id, now: new Date() });
           await insertRules(id, rules, createdBy);
         }
         return service.retrieveRate(id);
@@ -155,14 +136,16 @@ export function createTaxService() {
     async deleteRate(id: string): Promise<void> {
       await q.retrieveRate(id);
       const now = new Date();
-      await transaction(() => q.deleteRate(id, now));
+      await transaction(async () => {
+        await q.deleteRate({ id, now });
+        await q.deleteRulesOf({ rate_id: id, now });
+      });
     },
 
     /** Adds one target to an override rate; a target it already has is a conflict. */
     async addRateRule(id: string, rule: TaxRateRuleInput, createdBy: string | null = null): Promise<RateWithRules> {
       const rate = await q.retrieveRate(id);
-      if (rate.is_default)
-        throw errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
+      if (rate.is_default) throw defaultTakesNoRules();
       await insertRules(id, [rule], createdBy);
       return service.retrieveRate(id);
     },
@@ -170,7 +153,7 @@ export function createTaxService() {
     /** Removes one rule of a rate (`not_found` unless it is a live rule of that rate). */
     async deleteRateRule(id: string, ruleId: string): Promise<RateWithRules> {
       await q.retrieveRate(id);
-      if (!(await q.deleteRule(id, ruleId, new Date())))
+      if (!(await q.deleteRule({ rate_id: id, id: ruleId, now: new Date() })))
         throw errors.notFound(`Tax rate rule with id: ${ruleId} was not found`);
       return service.retrieveRate(id);
     },
@@ -183,7 +166,7 @@ export function createTaxService() {
     async ratesFor(countryCode: string, provinceCode?: string | null): Promise<RegionRates[]> {
       const country = countryCode.toLowerCase();
       const province = provinceCode?.toLowerCase() ?? null;
-      const rows = await q.ratesOfCountry(country);
+      const rows = await q.ratesOfCountry({ country });
       const places: Array<string | null> = province ? [province, null] : [null];
       return places.flatMap((place) => {
         const own = rows.filter((r) => r.province_code === place);
@@ -215,8 +198,9 @@ export function createTaxService() {
       await service.retrieve(id);
       const now = new Date();
       await transaction(async () => {
-        const ids = [id, ...(await q.childIds(id))];
-        await q.deleteRegions(ids, now);
+        const ids = [id, ...(await q.childIds({ parent_id: id })).map((r) => r.id)];
+        await q.deleteRegions({ ids, now });
+        await q.deleteRatesOfRegions({ ids, now });
       });
     },
 
@@ -236,17 +220,30 @@ export type TaxService = ReturnType<typeof createTaxService>;
 /** A tax rate with its live rules, oldest first (products, then product types, then shipping options, when added together). */
 type RateWithRules = TaxRate & { rules: TaxRateRuleRow[] };
 
-/** A second default rate of a region is refused (one per region: `tax_rate_default_uq`). */
-function defaultTaken(regionId: string) {
-  return (error: unknown): never => {
-    if (isUniqueViolation(error))
-      throw errors.conflict(`Tax region ${regionId} already has a default tax rate; update that one instead`);
-    throw error;
-  };
-}
+const defaultTakesNoRules = () =>
+  errors.invalidData("A default tax rate applies to everything in its region; it takes no rules");
 
-/** A tax region row as a relation of another (`parent`, `children`): with its rates, without its own relations. */
-type RegionRow = Omit<TaxRegionRow, "deleted_at"> & { provider_id: string; tax_rates: TaxRate[] };
+/** The row of a new rate `id` of the region `regionId`. */
+const newRate = (
+  id: string,
+  regionId: string,
+  rate: Omit<TaxRateCreate, "tax_region_id" | "rules">,
+  createdBy: string | null,
+) => ({
+  id,
+  tax_region_id: regionId,
+  rate: rate.rate ?? null,
+  code: rate.code,
+  name: rate.name,
+  is_default: rate.is_default ?? false,
+  is_combinable: rate.is_combinable ?? false,
+  created_by: createdBy,
+  metadata: rate.metadata ?? null,
+});
+
+/** A second default rate of a region is refused (one per region: `tax_rate_default_uq`). */
+const defaultTaken = (regionId: string) =>
+  `Tax region ${regionId} already has a default tax rate; update that one instead`;
 
 /** Adds targets to a rate; one the rate already has (or named twice) is a conflict. */
 async function insertRules(rateId: string, rules: TaxRateRuleInput[], createdBy: string | null): Promise<void> {
@@ -292,7 +289,8 @@ async function withRates(rows: TaxRegionRow[]): Promise<TaxRegion[]> {
   const all = [...rows, ...childRows, ...parents];
   const allIds = all.map((row) => row.id);
   const rates = groupBy(await q.ratesOfRegions(allIds), (rate) => rate.tax_region_id, { keys: allIds });
-  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): RegionRow => ({
+  // A region as a relation of another (`parent`, `children`): with its rates, without its own relations.
+  const shown = ({ deleted_at: _d, ...row }: TaxRegionRow): Omit<TaxRegion, "parent" | "children"> => ({
     ...row,
     provider_id: SYSTEM_TAX_PROVIDER,
     tax_rates: [...rates.get(row.id)!]

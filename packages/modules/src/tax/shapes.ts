@@ -51,6 +51,13 @@ export interface TaxRegionFilters extends ListFilters {
   parent_id?: string[];
 }
 
+/** Filters of `GET /admin/tax-rates`. */
+export interface TaxRateFilters extends ListFilters {
+  tax_region_id?: string[];
+  code?: string[];
+  is_default?: boolean;
+}
+
 // ---- Responses ------------------------------------------------------------------------------
 
 /** A rule of a tax rate. */
