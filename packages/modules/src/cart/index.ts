@@ -19,26 +19,4 @@ export {
   type TotalsLineInput,
   type TotalsShippingInput,
 } from "./totals";
-export {
-  AddressView,
-  AdjustmentView,
-  CartAddressInput,
-  CartAddressRequired,
-  CartCreate,
-  CartCustomerTransfer,
-  CartLineItemRowView,
-  CartRowView,
-  CartShippingMethodRowView,
-  CartUpdate,
-  LineItemCreate,
-  LineItemUpdate,
-  PromoCodes,
-  ShippingMethodCreate,
-  TaxLineView,
-  type Adjustment,
-  type CartAddress,
-  type CartLineItemRow,
-  type CartRow,
-  type CartShippingMethodRow,
-  type TaxLine,
-} from "./shapes";
+export * from "./shapes";

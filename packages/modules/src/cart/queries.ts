@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, gt, isNotNull, isNull, sql, type SQL } f
 import {
   currentCartVersion,
   db,
+  first,
   fromJson,
   inList,
   jsonRelation,
@@ -10,6 +11,7 @@ import {
   type Placeholders,
 } from "@kasse/db";
 import { cart, cartLineItem, cartShippingMethod, type CartLineItemRow, type CartShippingMethodRow } from "./schema";
+import type { CartTotals } from "./totals";
 
 // The cart module's SQL: the only file of the module that imports drizzle and its tables. Cart
 // writes and answers are checkout's hot path: every statement here has a fixed text (a statement,
@@ -34,13 +36,6 @@ const methodsRelation: JsonRelation = {
   where: and(eq(cartShippingMethod.cart_id, cart.id), liveMethod)!,
   orderBy: sql`${cartShippingMethod.created_at}, ${cartShippingMethod.id}`,
 };
-
-const byId = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select()
-    .from(cart)
-    .where(and(eq(cart.id, v.id), liveCart)),
-);
 
 // Each read of a cart for a write or an answer takes the store's cart version with it (`CartState`).
 const lockById = statement((v: Placeholders<{ id: string }>) =>
@@ -68,93 +63,6 @@ const linesOf = statement((v: Placeholders<{ id: string }>) =>
     .select({ items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
     .from(cart)
     .where(eq(cart.id, v.id)),
-);
-
-// A new cart has no line to check nor price: it is computed at the store's current cart version.
-const insertCart = statement((v: Placeholders<CartInsertRow>) =>
-  db
-    .insert(cart)
-    .values({ ...v, priced_version: currentCartVersion() })
-    .returning(),
-);
-
-// `where_id` is named apart from the columns, which are all set from the values given.
-const updateCart = statement((v: Placeholders<Partial<CartInsertRow> & { where_id: string }>) => {
-  const { where_id, ...set } = v;
-  return db.update(cart).set(set).where(eq(cart.id, where_id)).returning();
-});
-
-// `checked`: the cart's `updated_at` as the caller read it (ISO text).
-const completeCart = statement((v: Placeholders<{ id: string; now: Date; checked: string }>) =>
-  db
-    .update(cart)
-    .set({ completed_at: v.now, updated_at: v.now })
-    .where(
-      and(
-        eq(cart.id, v.id),
-        isNull(cart.completed_at),
-        sql`date_trunc('milliseconds', ${cart.updated_at}) = ${v.checked}::timestamptz`,
-      ),
-    )
-    .returning({ id: cart.id }),
-);
-
-const reopenCart = statement((v: Placeholders<{ id: string; now: Date }>) =>
-  db.update(cart).set({ completed_at: null, updated_at: v.now }).where(eq(cart.id, v.id)),
-);
-
-const insertItem = statement((v: Placeholders<LineInsertRow>) => db.insert(cartLineItem).values(v).returning());
-
-const updateItem = statement(
-  (
-    v: Placeholders<{
-      cart_id: string;
-      id: string;
-      quantity?: number;
-      unit_price?: number;
-      metadata?: Record<string, unknown> | null;
-      updated_at: Date;
-    }>,
-  ) =>
-    db
-      .update(cartLineItem)
-      .set({ quantity: v.quantity, unit_price: v.unit_price, metadata: v.metadata, updated_at: v.updated_at })
-      .where(and(eq(cartLineItem.id, v.id), eq(cartLineItem.cart_id, v.cart_id), liveItem))
-      .returning(),
-);
-
-const deleteItems = statement((v: Placeholders<{ cart_id: string; ids: string[] }>) =>
-  db.delete(cartLineItem).where(and(eq(cartLineItem.cart_id, v.cart_id), inList(cartLineItem.id, v.ids))),
-);
-
-const deleteItem = statement((v: Placeholders<{ cart_id: string; id: string }>) =>
-  db
-    .delete(cartLineItem)
-    .where(and(eq(cartLineItem.id, v.id), eq(cartLineItem.cart_id, v.cart_id)))
-    .returning({ id: cartLineItem.id }),
-);
-
-const methodsOf = statement((v: Placeholders<{ cart_id: string }>) =>
-  db
-    .select()
-    .from(cartShippingMethod)
-    .where(and(eq(cartShippingMethod.cart_id, v.cart_id), liveMethod)),
-);
-
-const insertMethod = statement((v: Placeholders<MethodInsertRow>) =>
-  db.insert(cartShippingMethod).values(v).returning(),
-);
-
-const deleteMethods = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.delete(cartShippingMethod).where(inList(cartShippingMethod.id, v.ids)),
-);
-
-const openCartLines = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({ id: cartLineItem.id, cart_id: cartLineItem.cart_id })
-    .from(cartLineItem)
-    .innerJoin(cart, eq(cart.id, cartLineItem.cart_id))
-    .where(and(inList(cartLineItem.id, v.ids), isNull(cart.completed_at), liveItem, liveCart)),
 );
 
 /** What `saveComputed` writes of a line (`unit_price`) or method (`amount`) besides its price, with their SQL types. */
@@ -195,71 +103,6 @@ function computedRows(
   return sql`update ${table} set ${sets}, "updated_at" = ${now}::text::timestamptz from jsonb_to_recordset(${rows}::text::jsonb) as v("id" text, ${types}) where ${table}."id" = v."id"`;
 }
 
-/** The cart's stored totals. */
-type Totals = Pick<
-  typeof cart.$inferSelect,
-  | "item_subtotal"
-  | "item_discount_total"
-  | "item_tax_total"
-  | "item_total"
-  | "shipping_subtotal"
-  | "shipping_discount_total"
-  | "shipping_tax_total"
-  | "shipping_total"
-  | "subtotal"
-  | "discount_total"
-  | "tax_total"
-  | "total"
-  | "original_total"
->;
-
-// Every cart write ends with it: the lines, the methods and the cart's totals in one statement.
-const computedWrite = statement(
-  (
-    v: Placeholders<
-      Totals & {
-        id: string;
-        promo_codes: string[];
-        priced_version: number | null;
-        /** ISO text, or null (a timestamp column's encoder refuses null). */
-        priced_until: string | null;
-        now: Date;
-        line_now: string;
-        items: string;
-        methods: string;
-      }
-    >,
-  ) => {
-    const items = db.$with("computed_items", {}).as(computedRows(cartLineItem, "unit_price", v.items, v.line_now));
-    const methods = db
-      .$with("computed_methods", {})
-      .as(computedRows(cartShippingMethod, "amount", v.methods, v.line_now));
-    return db
-      .with(items, methods)
-      .update(cart)
-      .set({
-        item_subtotal: v.item_subtotal,
-        item_discount_total: v.item_discount_total,
-        item_tax_total: v.item_tax_total,
-        item_total: v.item_total,
-        shipping_subtotal: v.shipping_subtotal,
-        shipping_discount_total: v.shipping_discount_total,
-        shipping_tax_total: v.shipping_tax_total,
-        shipping_total: v.shipping_total,
-        subtotal: v.subtotal,
-        discount_total: v.discount_total,
-        tax_total: v.tax_total,
-        total: v.total,
-        original_total: v.original_total,
-        promo_codes: v.promo_codes,
-        priced_version: v.priced_version,
-        priced_until: sql`${v.priced_until}::text::timestamptz`,
-        updated_at: v.now,
-      })
-      .where(eq(cart.id, v.id));
-  },
-);
-
 /** A cart's live lines and methods, decoded from their JSON. */
 function linesFrom(json: { items: unknown; methods: unknown } | undefined) {
   return {
@@ -271,7 +114,14 @@ function linesFrom(json: { items: unknown; methods: unknown } | undefined) {
 /** Named statements on the cart tables, run on the current handle. */
 export const cartQueries = {
   /** The live cart's own row. */
-  byId: async (id: string) => (await byId({ id }))[0],
+  byId: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select()
+        .from(cart)
+        .where(and(eq(cart.id, v.id), liveCart)),
+    ),
+  ),
   /** The live cart with its live lines and methods and the store's cart version: one statement. */
   async withLines(id: string) {
     const [found] = await withLinesById({ id });
@@ -291,37 +141,116 @@ export const cartQueries = {
     const { cart_version, ...row } = found;
     return { cart: row, ...linesFrom(lines), cart_version };
   },
-  insert: async (row: CartInsertRow) => (await insertCart(row))[0]!,
-  /** Sets `fields` (with their `updated_at`) on the cart; undefined when there is no such cart. */
-  update: async (id: string, fields: Partial<CartInsertRow>) => (await updateCart({ ...fields, where_id: id }))[0],
-  /** Marks the cart completed if it is not and its `updated_at` is still `checked` (ms precision); whether it did. */
-  complete: async (id: string, now: Date, checked: string) => (await completeCart({ id, now, checked })).length > 0,
-  reopen: (id: string, now: Date) => reopenCart({ id, now }),
-  insertItem: async (row: LineInsertRow) => (await insertItem(row))[0]!,
+  /** Inserts a cart: a new cart has no line to check nor price, so it is computed at the store's current cart version. */
+  insert: first(
+    statement((v: Placeholders<CartInsertRow>) =>
+      db
+        .insert(cart)
+        .values({ ...v, priced_version: currentCartVersion() })
+        .returning(),
+    ),
+  ),
+  /** Sets the fields given (with their `updated_at`) on the cart `where_id`; undefined when there is no such cart. */
+  update: first(
+    statement((v: Placeholders<Partial<CartInsertRow> & { where_id: string }>) => {
+      const { where_id, ...set } = v;
+      return db.update(cart).set(set).where(eq(cart.id, where_id)).returning();
+    }),
+  ),
+  /** Marks the cart completed if it is not and its `updated_at` is still `checked` (ISO text, ms precision). */
+  complete: first(
+    statement((v: Placeholders<{ id: string; now: Date; checked: string }>) =>
+      db
+        .update(cart)
+        .set({ completed_at: v.now, updated_at: v.now })
+        .where(
+          and(
+            eq(cart.id, v.id),
+            isNull(cart.completed_at),
+            sql`date_trunc('milliseconds', ${cart.updated_at}) = ${v.checked}::timestamptz`,
+          ),
+        )
+        .returning({ id: cart.id }),
+    ),
+  ),
+  reopen: statement((v: Placeholders<{ id: string; now: Date }>) =>
+    db.update(cart).set({ completed_at: null, updated_at: v.now }).where(eq(cart.id, v.id)),
+  ),
+  insertItem: first(statement((v: Placeholders<LineInsertRow>) => db.insert(cartLineItem).values(v).returning())),
   /** Sets the fields given on the cart's live line; undefined when it has no such line. */
-  updateItem: async (
-    cartId: string,
-    id: string,
-    fields: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
-    now: Date,
-  ) =>
+  updateItem: first(
+    statement(
+      (
+        v: Placeholders<{
+          cart_id: string;
+          id: string;
+          quantity?: number;
+          unit_price?: number;
+          metadata?: Record<string, unknown> | null;
+          updated_at: Date;
+        }>,
+      ) =>
+        db
+          .update(cartLineItem)
+          .set({ quantity: v.quantity, unit_price: v.unit_price, metadata: v.metadata, updated_at: v.updated_at })
+          .where(and(eq(cartLineItem.id, v.id), eq(cartLineItem.cart_id, v.cart_id), liveItem))
+          .returning(),
+    ),
+  ),
+  deleteItems: statement((v: Placeholders<{ cart_id: string; ids: string[] }>) =>
+    db.delete(cartLineItem).where(and(eq(cartLineItem.cart_id, v.cart_id), inList(cartLineItem.id, v.ids))),
+  ),
+  /** Deletes the cart's line; answers its id when there was one. */
+  deleteItem: first(
+    statement((v: Placeholders<{ cart_id: string; id: string }>) =>
+      db
+        .delete(cartLineItem)
+        .where(and(eq(cartLineItem.id, v.id), eq(cartLineItem.cart_id, v.cart_id)))
+        .returning({ id: cartLineItem.id }),
+    ),
+  ),
+  methodsOf: statement((v: Placeholders<{ cart_id: string }>) =>
+    db
+      .select()
+      .from(cartShippingMethod)
+      .where(and(eq(cartShippingMethod.cart_id, v.cart_id), liveMethod)),
+  ),
+  insertMethod: first(
+    statement((v: Placeholders<MethodInsertRow>) => db.insert(cartShippingMethod).values(v).returning()),
+  ),
+  deleteMethods: statement((v: Placeholders<{ ids: string[] }>) =>
+    db.delete(cartShippingMethod).where(inList(cartShippingMethod.id, v.ids)),
+  ),
+  /** Every cart write ends with it: the lines, the methods and the cart's totals in one statement. */
+  saveComputed: statement(
     (
-      await updateItem({
-        quantity: fields.quantity,
-        unit_price: fields.unit_price,
-        metadata: fields.metadata,
-        cart_id: cartId,
-        id,
-        updated_at: now,
-      })
-    )[0],
-  deleteItems: (cartId: string, ids: string[]) => deleteItems({ cart_id: cartId, ids }),
-  /** Deletes the cart's line; whether there was one. */
-  deleteItem: async (cartId: string, id: string) => (await deleteItem({ cart_id: cartId, id })).length > 0,
-  methodsOf: (cartId: string) => methodsOf({ cart_id: cartId }),
-  insertMethod: async (row: MethodInsertRow) => (await insertMethod(row))[0]!,
-  deleteMethods: (ids: string[]) => deleteMethods({ ids }),
-  saveComputed: (values: Parameters<typeof computedWrite>[0]) => computedWrite(values),
+      v: Placeholders<
+        Pick<typeof cart.$inferSelect, keyof CartTotals> & {
+          id: string;
+          promo_codes: string[];
+          priced_version: number | null;
+          /** ISO text, or null (a timestamp column's encoder refuses null). */
+          priced_until: string | null;
+          now: Date;
+          line_now: string;
+          items: string;
+          methods: string;
+        }
+      >,
+    ) => {
+      const items = db.$with("computed_items", {}).as(computedRows(cartLineItem, "unit_price", v.items, v.line_now));
+      const methods = db
+        .$with("computed_methods", {})
+        .as(computedRows(cartShippingMethod, "amount", v.methods, v.line_now));
+      // The cart's columns are set from the values but these.
+      const { id, now, line_now: _lineNow, items: _items, methods: _methods, priced_until, ...set } = v;
+      return db
+        .with(items, methods)
+        .update(cart)
+        .set({ ...set, priced_until: sql`${priced_until}::text::timestamptz`, updated_at: now })
+        .where(eq(cart.id, id));
+    },
+  ),
   /** One page (by id) of the ids of live completed carts. */
   completedIds: async (afterId: string, limit: number): Promise<string[]> =>
     (
@@ -333,5 +262,11 @@ export const cartQueries = {
         .limit(limit)
     ).map((r) => r.id),
   /** Which of `ids` are live lines of live carts not completed, with their carts. */
-  openCartLines: (ids: string[]) => openCartLines({ ids }),
+  openCartLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({ id: cartLineItem.id, cart_id: cartLineItem.cart_id })
+      .from(cartLineItem)
+      .innerJoin(cart, eq(cart.id, cartLineItem.cart_id))
+      .where(and(inList(cartLineItem.id, v.ids), isNull(cart.completed_at), liveItem, liveCart)),
+  ),
 };

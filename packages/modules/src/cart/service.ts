@@ -101,7 +101,7 @@ export interface ComputedLine extends LineTotals {
 export function createCartService() {
   const service = {
     async create(input: CartInsert): Promise<CartRow> {
-      return q.insert({
+      const row = await q.insert({
         id: generateId("cart"),
         region_id: input.region_id,
         sales_channel_id: input.sales_channel_id,
@@ -114,6 +114,7 @@ export function createCartService() {
         billing_address: input.billing_address ? toAddress(input.billing_address) : null,
         promo_codes: input.promo_codes ?? [],
       });
+      return row!;
     },
 
     /** The cart with its live lines and methods: one statement, whatever the cart's size. */
@@ -125,7 +126,7 @@ export function createCartService() {
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
     async retrieve(id: string): Promise<CartRow> {
-      const row = await q.byId(id);
+      const row = await q.byId({ id });
       if (!row) throw notFound(id);
       return row;
     },
@@ -136,12 +137,12 @@ export function createCartService() {
      * completed. False when it changed or was completed meanwhile (checkout places no order then).
      */
     async completeIfUnchanged(id: string, checkedUpdatedAt: string): Promise<boolean> {
-      return q.complete(id, new Date(), checkedUpdatedAt);
+      return (await q.complete({ id, now: new Date(), checked: checkedUpdatedAt })) !== undefined;
     },
 
     /** Opens a completed cart again (a checkout undone by its compensation). */
     async reopen(id: string): Promise<void> {
-      await q.reopen(id, new Date());
+      await q.reopen({ id, now: new Date() });
     },
 
     /**
@@ -182,18 +183,19 @@ export function createCartService() {
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      const row = await q.update(id, set);
+      const row = await q.update({ ...set, where_id: id });
       if (!row) throw notFound(id);
       return row;
     },
 
     async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
-      return q.insertItem({
+      const row = await q.insertItem({
         ...input,
         id: generateId("cali"),
         cart_id: cartId,
         metadata: input.metadata ?? null,
       });
+      return row!;
     },
 
     async updateItem(
@@ -201,18 +203,27 @@ export function createCartService() {
       itemId: string,
       input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
     ): Promise<CartLineItemRow> {
-      const updated = await q.updateItem(cartId, itemId, input, new Date());
+      const { quantity, unit_price, metadata } = input;
+      const updated = await q.updateItem({
+        quantity,
+        unit_price,
+        metadata,
+        cart_id: cartId,
+        id: itemId,
+        updated_at: new Date(),
+      });
       if (!updated) throw errors.notFound(`Line item with id: ${itemId} was not found`);
       return updated;
     },
 
     /** Removes these lines of the cart (a refresh found them no longer for sale). */
     async deleteItems(cartId: string, itemIds: string[]): Promise<void> {
-      if (itemIds.length) await q.deleteItems(cartId, itemIds);
+      if (itemIds.length) await q.deleteItems({ cart_id: cartId, ids: itemIds });
     },
 
     async deleteItem(cartId: string, itemId: string): Promise<void> {
-      if (!(await q.deleteItem(cartId, itemId))) throw errors.notFound(`Line item with id: ${itemId} was not found`);
+      if (!(await q.deleteItem({ cart_id: cartId, id: itemId })))
+        throw errors.notFound(`Line item with id: ${itemId} was not found`);
     },
 
     /**
@@ -224,13 +235,13 @@ export function createCartService() {
       input: ShippingMethodInsert,
       current?: CartShippingMethodRow[],
     ): Promise<CartShippingMethodRow> {
-      const existing = current ?? (await q.methodsOf(cartId));
+      const existing = current ?? (await q.methodsOf({ cart_id: cartId }));
       await service.deleteShippingMethods(existing.filter((m) => replacedBy(m, input)).map((m) => m.id));
-      return q.insertMethod({ id: generateId("casm"), cart_id: cartId, ...input });
+      return (await q.insertMethod({ id: generateId("casm"), cart_id: cartId, ...input }))!;
     },
 
     async deleteShippingMethods(ids: string[]): Promise<void> {
-      if (ids.length) await q.deleteMethods(ids);
+      if (ids.length) await q.deleteMethods({ ids });
     },
 
     /**
@@ -269,7 +280,7 @@ export function createCartService() {
     /** Which of these ids are line items of a cart not completed, with their carts (checkout may be reserving for them). */
     async openCartLines(ids: string[]): Promise<Map<string, string>> {
       if (!ids.length) return new Map();
-      const rows = await q.openCartLines(ids);
+      const rows = await q.openCartLines({ ids });
       return new Map(rows.map((r) => [r.id, r.cart_id]));
     },
   };

@@ -1,40 +1,6 @@
-export {
-  FulfillmentItemView,
-  FulfillmentLabelInput,
-  FulfillmentSetCreate,
-  FulfillmentSetView,
-  FulfillmentView,
-  GEO_ZONE_TYPES,
-  GeoZoneInput,
-  GeoZoneUpdateInput,
-  GeoZoneView,
-  ServiceZoneCreate,
-  ServiceZoneUpdate,
-  ServiceZoneView,
-  ShipmentCreate,
-  ShippingOptionCreate,
-  ShippingOptionPriceInput,
-  ShippingOptionPriceView,
-  ShippingOptionRule,
-  ShippingOptionTypeCreate,
-  ShippingOptionTypeUpdate,
-  ShippingOptionTypeView,
-  ShippingOptionUpdate,
-  ShippingOptionView,
-  ShippingProfileCreate,
-  ShippingProfileView,
-  type FulfillmentItemRow,
-  type FulfillmentLabel,
-  type FulfillmentRow,
-  type FulfillmentSetRow,
-  type GeoZoneRow,
-  type ServiceZoneRow,
-  type ShippingOptionFilters,
-  type ShippingOptionPriceRow,
-  type ShippingOptionRow,
-  type ShippingOptionTypeRow,
-  type ShippingProfileRow,
-} from "./shapes";
+export * from "./shapes";
+export * from "./steps";
+export * from "./providers";
 export { priceFor } from "./price-for";
 export {
   createShippingOptionTypeService,
@@ -55,13 +21,3 @@ export {
   type Fulfillment,
   type FulfillmentRecordCreate,
 } from "./records";
-export * from "./steps";
-export {
-  createFulfillmentProviderRegistry,
-  createTestFulfillmentProvider,
-  defaultFulfillmentProviders,
-  manualFulfillmentProvider,
-  type FulfillmentProvider,
-  type FulfillmentProviderCall,
-  type FulfillmentProviderRegistry,
-} from "./providers";

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging, type ListFilters } from "@kasse/db";
+import { transaction, type ListFilters } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
 import type { ShippingOptionTypeRow } from "./schema";
 import type { ShippingOptionTypeCreate, ShippingOptionTypeUpdate } from "./shapes";
@@ -35,7 +35,7 @@ export async function typeOfCode(input: {
   code: string;
   description?: string | null;
 }): Promise<ShippingOptionTypeRow> {
-  const existing = await q.typeOfCode(input.code);
+  const existing = await q.typeOfCode({ code: input.code });
   if (existing) return existing;
   const created = await q.insertTypeIfAbsent({
     id: generateId("sotype"),
@@ -44,7 +44,7 @@ export async function typeOfCode(input: {
     description: input.description ?? null,
   });
   // Created by a concurrent request in between: the unique index kept one.
-  return created ?? (await q.typeOfCode(input.code))!;
+  return created ?? (await q.typeOfCode({ code: input.code }))!;
 }
 
 /**
@@ -63,22 +63,22 @@ export function createShippingOptionTypeService() {
         taken(input.code),
       ),
 
-    retrieve: (id: string): Promise<ShippingOptionTypeRow> => q.retrieveType(id),
+    retrieve: q.retrieveType,
 
-    list: (filters: ShippingOptionTypeFilters, page: ListPaging) => q.listTypes(filters, page),
+    list: q.listTypes,
 
     /** Updates the type and the `type` of the options created with it, together. */
     update: (id: string, input: ShippingOptionTypeUpdate): Promise<ShippingOptionTypeRow> =>
       transaction(async () => {
         const row = await q.updateType(id, input, taken(input.code));
-        await q.setTypeOfOptions(id, optionTypeOf(row));
+        await q.setTypeOfOptions({ type_id: id, type: optionTypeOf(row), updated_at: new Date() });
         return row;
       }),
 
     /** Soft delete; refused while live shipping options are of the type. */
     async delete(id: string): Promise<void> {
       await q.retrieveType(id);
-      if (await q.typeInUse(id))
+      if (await q.optionOfType({ id }))
         throw errors.notAllowed(`Shipping option type ${id} is used by shipping options; delete them first`);
       await q.softDeleteType(id);
     },

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import {
   db,
+  first,
   groupBy,
   inFilters,
   inList,
@@ -23,14 +24,12 @@ import {
   shippingProfile,
   type FulfillmentItemRow,
   type FulfillmentRow,
-  type FulfillmentSetRow,
   type GeoZoneRow,
   type ServiceZoneRow,
   type ShippingOptionPriceRow,
   type ShippingOptionRow,
-  type ShippingOptionTypeRow,
-  type ShippingProfileRow,
 } from "./schema";
+import type { ShippingOptionTypeFilters } from "./option-types";
 import type { ShippingOptionFilters } from "./shapes";
 
 // The fulfillment module's SQL (profiles, options and their prices, option types, sets, service and
@@ -50,36 +49,6 @@ const liveZone = isNull(serviceZone.deleted_at);
 const liveGeoZone = isNull(geoZone.deleted_at);
 const liveFulfillment = isNull(fulfillment.deleted_at);
 
-// ---- profiles
-
-const profileUses = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ count: count() })
-    .from(shippingOption)
-    .where(and(eq(shippingOption.shipping_profile_id, v.id), liveOption)),
-);
-
-const defaultProfile = statement(() =>
-  db
-    .select()
-    .from(shippingProfile)
-    .where(and(eq(shippingProfile.type, "default"), profiles.live))
-    .orderBy(shippingProfile.created_at)
-    .limit(1),
-);
-
-const insertDefaultProfile = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .insert(shippingProfile)
-    .values({ id: v.id, name: "Default Shipping Profile", type: "default" })
-    .onConflictDoNothing()
-    .returning(),
-);
-
-const profilesByIds = rowsOf(shippingProfile, shippingProfile.id);
-
-// ---- shipping options and their prices
-
 // A cart's shipping options (listed, and chosen for a method): their rows, in the cart's region or
 // none, and their prices.
 const optionsInRegion = statement((v: Placeholders<{ region_id: string }>) =>
@@ -89,7 +58,6 @@ const optionsInRegion = statement((v: Placeholders<{ region_id: string }>) =>
     .where(and(liveOption, or(eq(shippingOption.region_id, v.region_id), isNull(shippingOption.region_id))))
     .orderBy(shippingOption.created_at, shippingOption.id),
 );
-
 const optionsWithoutRegion = statement(() =>
   db
     .select()
@@ -97,21 +65,36 @@ const optionsWithoutRegion = statement(() =>
     .where(and(liveOption, isNull(shippingOption.region_id)))
     .orderBy(shippingOption.created_at, shippingOption.id),
 );
-
 const pricesOfOptions = rowsOf(shippingOptionPrice, shippingOptionPrice.shipping_option_id, {
   order: [asc(shippingOptionPrice.rank)],
 });
-
 const optionsOfZones = rowsOf(shippingOption, shippingOption.service_zone_id, {
   where: liveOption,
   order: [asc(shippingOption.created_at), asc(shippingOption.id)],
 });
+const zonesOfSets = rowsOf(serviceZone, serviceZone.fulfillment_set_id, {
+  where: liveZone,
+  order: [asc(serviceZone.created_at), asc(serviceZone.id)],
+});
+const geoZonesOf = rowsOf(geoZone, geoZone.service_zone_id, {
+  where: liveGeoZone,
+  order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
+});
+const itemsOfFulfillments = rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_id, {
+  order: [asc(fulfillmentItem.id)],
+});
 
-const insertOption = insertRows(shippingOption);
-const insertPrices = insertRows(shippingOptionPrice);
-
-const deletePricesOf = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
+const restoreSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(fulfillmentSet).set({ deleted_at: null, updated_at: v.at }).where(inList(fulfillmentSet.id, v.ids)),
+);
+const restoreZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(serviceZone).set({ deleted_at: null, updated_at: v.at }).where(inList(serviceZone.id, v.ids)),
+);
+const restoreGeoZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(geoZone).set({ deleted_at: null, updated_at: v.at }).where(inList(geoZone.id, v.ids)),
+);
+const restoreOptions = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+  db.update(shippingOption).set({ deleted_at: null, updated_at: v.at }).where(inList(shippingOption.id, v.ids)),
 );
 
 /** The filters of a profile list as conditions. */
@@ -121,7 +104,7 @@ function profileConditions(filters: { id?: string[]; q?: string; type?: string[]
 }
 
 /** The filters of a shipping option type list as conditions. */
-function typeConditions(filters: { id?: string[]; code?: string[]; label?: string[]; q?: string }): SQL[] {
+function typeConditions(filters: ShippingOptionTypeFilters): SQL[] {
   const { id, code, label, description } = shippingOptionType;
   return [...inFilters(filters, { id, code, label }), ...textSearch(filters.q, [label, code, description])];
 }
@@ -139,179 +122,8 @@ function optionConditions(filters: ShippingOptionFilters): SQL[] {
   ];
 }
 
-// ---- shipping option types
-
-const typeOfCode = statement((v: Placeholders<{ code: string }>) =>
-  db
-    .select()
-    .from(shippingOptionType)
-    .where(and(eq(shippingOptionType.code, v.code), types.live))
-    .limit(1),
-);
-
-const insertTypeIfAbsent = statement(
-  (v: Placeholders<{ id: string; label: string; code: string; description: string | null }>) =>
-    db
-      .insert(shippingOptionType)
-      .values({ id: v.id, label: v.label, code: v.code, description: v.description })
-      .onConflictDoNothing()
-      .returning(),
-);
-
-const setTypeOfOptions = statement(
-  (v: Placeholders<{ type_id: string; type: ShippingOptionRow["type"]; updated_at: Date }>) =>
-    db
-      .update(shippingOption)
-      .set({ type: v.type, updated_at: v.updated_at })
-      .where(eq(shippingOption.shipping_option_type_id, v.type_id)),
-);
-
-const typeUse = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ id: shippingOption.id })
-    .from(shippingOption)
-    .where(and(eq(shippingOption.shipping_option_type_id, v.id), liveOption))
-    .limit(1),
-);
-
-// ---- fulfillment sets, service zones, geo zones
-
-const setsOfLocations = rowsOf(fulfillmentSet, fulfillmentSet.stock_location_id, {
-  where: sets.live,
-  order: [asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)],
-});
-
-const zonesOfSets = rowsOf(serviceZone, serviceZone.fulfillment_set_id, {
-  where: liveZone,
-  order: [asc(serviceZone.created_at), asc(serviceZone.id)],
-});
-
-const geoZonesOf = rowsOf(geoZone, geoZone.service_zone_id, {
-  where: liveGeoZone,
-  order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
-});
-
-const zonesWithSets = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({ zone: serviceZone, set: fulfillmentSet })
-    .from(serviceZone)
-    .innerJoin(fulfillmentSet, eq(fulfillmentSet.id, serviceZone.fulfillment_set_id))
-    .where(and(inList(serviceZone.id, v.ids), liveZone, sets.live)),
-);
-
-const liveSetIdsOfLocation = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ id: fulfillmentSet.id })
-    .from(fulfillmentSet)
-    .where(and(eq(fulfillmentSet.stock_location_id, v.id), sets.live)),
-);
-
-const deleteSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db
-    .update(fulfillmentSet)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(inList(fulfillmentSet.id, v.ids), sets.live))
-    .returning({ id: fulfillmentSet.id }),
-);
-
-const deleteZones = statement((v: Placeholders<{ set_ids: string[]; zone_ids: string[]; at: Date }>) =>
-  db
-    .update(serviceZone)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(liveZone, or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids))))
-    .returning({ id: serviceZone.id }),
-);
-
-const deleteGeoZonesOf = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db
-    .update(geoZone)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
-    .returning({ id: geoZone.id }),
-);
-
-const deleteOptionsOfZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db
-    .update(shippingOption)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
-    .returning({ id: shippingOption.id }),
-);
-
-const restoreSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(fulfillmentSet).set({ deleted_at: null, updated_at: v.at }).where(inList(fulfillmentSet.id, v.ids)),
-);
-const restoreZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(serviceZone).set({ deleted_at: null, updated_at: v.at }).where(inList(serviceZone.id, v.ids)),
-);
-const restoreGeoZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(geoZone).set({ deleted_at: null, updated_at: v.at }).where(inList(geoZone.id, v.ids)),
-);
-const restoreOptions = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(shippingOption).set({ deleted_at: null, updated_at: v.at }).where(inList(shippingOption.id, v.ids)),
-);
-
-const insertGeoZones = insertRows(geoZone);
-
-// The zone's live geo zones but those `kept` (an empty list keeps none).
-const deleteGeoZonesBut = statement((v: Placeholders<{ zone_id: string; kept: string[]; at: Date }>) =>
-  db
-    .update(geoZone)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(eq(geoZone.service_zone_id, v.zone_id), liveGeoZone, sql`not ${inList(geoZone.id, v.kept)}`)),
-);
-
 /** The columns of a geo zone an update sets (all of them: a zone's geo zones are given whole). */
 type GeoZoneValues = Omit<typeof geoZone.$inferInsert, "id" | "created_at" | "updated_at" | "deleted_at">;
-
-const updateGeoZone = statement((v: Placeholders<GeoZoneValues & { id: string; updated_at: Date }>) =>
-  db
-    .update(geoZone)
-    .set({
-      type: v.type,
-      country_code: v.country_code,
-      province_code: v.province_code,
-      city: v.city,
-      postal_expression: v.postal_expression,
-      service_zone_id: v.service_zone_id,
-      metadata: v.metadata,
-      updated_at: v.updated_at,
-    })
-    .where(eq(geoZone.id, v.id)),
-);
-
-// ---- fulfillment records
-
-const insertFulfillment = insertRows(fulfillment);
-const insertFulfillmentItems = insertRows(fulfillmentItem);
-
-const fulfillmentById = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select()
-    .from(fulfillment)
-    .where(and(eq(fulfillment.id, v.id), liveFulfillment)),
-);
-
-const lockFulfillmentOfOrder = statement((v: Placeholders<{ id: string; order_id: string }>) =>
-  db
-    .select()
-    .from(fulfillment)
-    .where(and(eq(fulfillment.id, v.id), eq(fulfillment.order_id, v.order_id), liveFulfillment))
-    .for("update"),
-);
-
-const fulfillmentsOfOrders = rowsOf(fulfillment, fulfillment.order_id, {
-  where: liveFulfillment,
-  order: [asc(fulfillment.created_at), asc(fulfillment.id)],
-});
-
-const itemsOfFulfillments = rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_id, {
-  order: [asc(fulfillmentItem.id)],
-});
-
-const deleteFulfillment = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(fulfillment).where(eq(fulfillment.id, v.id)),
-);
 
 /** Named statements on the fulfillment tables, run on the current handle. */
 export const fulfillmentQueries = {
@@ -321,16 +133,38 @@ export const fulfillmentQueries = {
   findProfile: profiles.find,
   softDeleteProfile: profiles.softDelete,
   listProfiles: profiles.listBy(profileConditions),
-  /** Whether live shipping options use the profile. */
-  profileInUse: async (id: string): Promise<boolean> => ((await profileUses({ id }))[0]?.count ?? 0) > 0,
+  /** How many live shipping options use the profile. */
+  profileUses: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select({ count: count() })
+        .from(shippingOption)
+        .where(and(eq(shippingOption.shipping_profile_id, v.id), liveOption)),
+    ),
+  ),
   /** The oldest live profile of type `default`. */
-  defaultProfile: async (): Promise<ShippingProfileRow | undefined> => (await defaultProfile())[0],
+  defaultProfile: first(
+    statement(() =>
+      db
+        .select()
+        .from(shippingProfile)
+        .where(and(eq(shippingProfile.type, "default"), profiles.live))
+        .orderBy(shippingProfile.created_at)
+        .limit(1),
+    ),
+  ),
   /** Inserts a default profile unless one conflicts; the row inserted, if any. */
-  insertDefaultProfile: async (id: string): Promise<ShippingProfileRow | undefined> =>
-    (await insertDefaultProfile({ id }))[0],
-  /** The profiles `ids` (deleted ones too), by id. */
-  profilesByIds: async (ids: string[]): Promise<Map<string, ShippingProfileRow>> =>
-    new Map((await profilesByIds(ids)).map((p) => [p.id, p])),
+  insertDefaultProfile: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .insert(shippingProfile)
+        .values({ id: v.id, name: "Default Shipping Profile", type: "default" })
+        .onConflictDoNothing()
+        .returning(),
+    ),
+  ),
+  /** The profiles `ids` (deleted ones too). */
+  profilesByIds: rowsOf(shippingProfile, shippingProfile.id),
 
   // --- options
   retrieveOption: options.retrieve,
@@ -348,19 +182,15 @@ export const fulfillmentQueries = {
   async pricesOf(ids: string[]): Promise<Map<string, ShippingOptionPriceRow[]>> {
     return groupBy(ids.length ? await pricesOfOptions(ids) : [], (p) => p.shipping_option_id, { keys: ids });
   },
-  insertOption: async (row: typeof shippingOption.$inferInsert): Promise<void> => {
-    await insertOption([row]);
-  },
+  insertOptions: insertRows(shippingOption),
   /** Sets `changes` on the option. */
   updateOption: async (id: string, changes: Partial<typeof shippingOption.$inferInsert>): Promise<void> => {
     await db.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
   },
-  insertPrices: async (rows: Array<typeof shippingOptionPrice.$inferInsert>): Promise<void> => {
-    await insertPrices(rows);
-  },
-  deletePricesOf: async (optionId: string): Promise<void> => {
-    await deletePricesOf({ id: optionId });
-  },
+  insertPrices: insertRows(shippingOptionPrice),
+  deletePricesOf: statement((v: Placeholders<{ id: string }>) =>
+    db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
+  ),
 
   // --- option types
   insertType: types.insert,
@@ -370,26 +200,53 @@ export const fulfillmentQueries = {
   softDeleteType: types.softDelete,
   listTypes: types.listBy(typeConditions),
   /** The live type of `code`. */
-  typeOfCode: async (code: string): Promise<ShippingOptionTypeRow | undefined> => (await typeOfCode({ code }))[0],
+  typeOfCode: first(
+    statement((v: Placeholders<{ code: string }>) =>
+      db
+        .select()
+        .from(shippingOptionType)
+        .where(and(eq(shippingOptionType.code, v.code), types.live))
+        .limit(1),
+    ),
+  ),
   /** Inserts a type unless its code is taken; the row inserted, if any. */
-  insertTypeIfAbsent: async (row: {
-    id: string;
-    label: string;
-    code: string;
-    description: string | null;
-  }): Promise<ShippingOptionTypeRow | undefined> => (await insertTypeIfAbsent(row))[0],
-  /** Sets `type` on every option created with the type `typeId`. */
-  setTypeOfOptions: async (typeId: string, type: ShippingOptionRow["type"]): Promise<void> => {
-    await setTypeOfOptions({ type_id: typeId, type, updated_at: new Date() });
-  },
-  /** Whether a live option is of the type. */
-  typeInUse: async (id: string): Promise<boolean> => (await typeUse({ id })).length > 0,
+  insertTypeIfAbsent: first(
+    statement((v: Placeholders<{ id: string; label: string; code: string; description: string | null }>) =>
+      db
+        .insert(shippingOptionType)
+        .values({ id: v.id, label: v.label, code: v.code, description: v.description })
+        .onConflictDoNothing()
+        .returning(),
+    ),
+  ),
+  /** Sets `type` on every option created with the type `type_id`. */
+  setTypeOfOptions: statement(
+    (v: Placeholders<{ type_id: string; type: ShippingOptionRow["type"]; updated_at: Date }>) =>
+      db
+        .update(shippingOption)
+        .set({ type: v.type, updated_at: v.updated_at })
+        .where(eq(shippingOption.shipping_option_type_id, v.type_id)),
+  ),
+  /** A live option of the type, if there is one. */
+  optionOfType: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select({ id: shippingOption.id })
+        .from(shippingOption)
+        .where(and(eq(shippingOption.shipping_option_type_id, v.id), liveOption))
+        .limit(1),
+    ),
+  ),
 
   // --- sets and zones
   insertSet: sets.insert,
   retrieveSet: sets.retrieve,
   lockSet: sets.lock,
-  setsOfLocations: (ids: string[]): Promise<FulfillmentSetRow[]> => setsOfLocations(ids),
+  /** The live sets of the stock locations, oldest first. */
+  setsOfLocations: rowsOf(fulfillmentSet, fulfillmentSet.stock_location_id, {
+    where: sets.live,
+    order: [asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)],
+  }),
   /** The live zones of the sets `ids`, oldest first, by set id (every set has an entry). */
   async zonesOfSets(ids: string[]): Promise<Map<string, ServiceZoneRow[]>> {
     if (ids.length === 0) return new Map();
@@ -401,18 +258,52 @@ export const fulfillmentQueries = {
     return groupBy(await geoZonesOf(ids), (g) => g.service_zone_id, { keys: ids });
   },
   /** The live zones among `ids` whose set is live, each with its set. */
-  zonesWithSets: (ids: string[]) => zonesWithSets({ ids }),
-  liveSetIdsOfLocation: async (stockLocationId: string): Promise<string[]> =>
-    (await liveSetIdsOfLocation({ id: stockLocationId })).map((r) => r.id),
+  zonesWithSets: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({ zone: serviceZone, set: fulfillmentSet })
+      .from(serviceZone)
+      .innerJoin(fulfillmentSet, eq(fulfillmentSet.id, serviceZone.fulfillment_set_id))
+      .where(and(inList(serviceZone.id, v.ids), liveZone, sets.live)),
+  ),
+  /** The live sets of the stock location `id`. */
+  liveSetsOfLocation: statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({ id: fulfillmentSet.id })
+      .from(fulfillmentSet)
+      .where(and(eq(fulfillmentSet.stock_location_id, v.id), sets.live)),
+  ),
   /** Soft-deletes the live sets `ids`; the ids deleted. */
-  deleteSets: async (ids: string[], at: Date): Promise<string[]> => (await deleteSets({ ids, at })).map((r) => r.id),
-  /** Soft-deletes the live zones of the sets `setIds` and those of `zoneIds`; the ids deleted. */
-  deleteZones: async (setIds: string[], zoneIds: string[], at: Date): Promise<string[]> =>
-    (await deleteZones({ set_ids: setIds, zone_ids: zoneIds, at })).map((r) => r.id),
-  deleteGeoZonesOf: async (zoneIds: string[], at: Date): Promise<string[]> =>
-    (await deleteGeoZonesOf({ ids: zoneIds, at })).map((r) => r.id),
-  deleteOptionsOfZones: async (zoneIds: string[], at: Date): Promise<string[]> =>
-    (await deleteOptionsOfZones({ ids: zoneIds, at })).map((r) => r.id),
+  deleteSets: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+    db
+      .update(fulfillmentSet)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(inList(fulfillmentSet.id, v.ids), sets.live))
+      .returning({ id: fulfillmentSet.id }),
+  ),
+  /** Soft-deletes the live zones of the sets `set_ids` and those of `zone_ids`; the ids deleted. */
+  deleteZones: statement((v: Placeholders<{ set_ids: string[]; zone_ids: string[]; at: Date }>) =>
+    db
+      .update(serviceZone)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(liveZone, or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids))))
+      .returning({ id: serviceZone.id }),
+  ),
+  /** Soft-deletes the live geo zones of the zones `ids`; the ids deleted. */
+  deleteGeoZonesOf: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+    db
+      .update(geoZone)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
+      .returning({ id: geoZone.id }),
+  ),
+  /** Soft-deletes the live options of the zones `ids`; the ids deleted. */
+  deleteOptionsOfZones: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+    db
+      .update(shippingOption)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
+      .returning({ id: shippingOption.id }),
+  ),
   /** Makes the rows deleted live again. */
   async restore(ids: { set_ids: string[]; zone_ids: string[]; geo_zone_ids: string[]; option_ids: string[] }) {
     const at = new Date();
@@ -425,30 +316,58 @@ export const fulfillmentQueries = {
   findZone: zones.find,
   zoneNotFound: zones.notFound,
   updateZone: zones.update,
-  insertGeoZones: async (rows: Array<typeof geoZone.$inferInsert>): Promise<void> => {
-    await insertGeoZones(rows);
-  },
-  /** Soft-deletes the zone's live geo zones but those `kept`. */
-  deleteGeoZonesBut: async (zoneId: string, kept: string[]): Promise<void> => {
-    const at = new Date();
-    await deleteGeoZonesBut({ zone_id: zoneId, kept, at });
-  },
-  updateGeoZone: async (id: string, values: GeoZoneValues): Promise<void> => {
-    await updateGeoZone({ ...values, id, updated_at: new Date() });
-  },
+  insertGeoZones: insertRows(geoZone),
+  /** Soft-deletes the zone's live geo zones but those `kept` (an empty list keeps none). */
+  deleteGeoZonesBut: statement((v: Placeholders<{ zone_id: string; kept: string[]; at: Date }>) =>
+    db
+      .update(geoZone)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(eq(geoZone.service_zone_id, v.zone_id), liveGeoZone, sql`not ${inList(geoZone.id, v.kept)}`)),
+  ),
+  /** Sets every column of the geo zone. */
+  updateGeoZone: statement((v: Placeholders<GeoZoneValues & { id: string; updated_at: Date }>) =>
+    db
+      .update(geoZone)
+      .set({
+        type: v.type,
+        country_code: v.country_code,
+        province_code: v.province_code,
+        city: v.city,
+        postal_expression: v.postal_expression,
+        service_zone_id: v.service_zone_id,
+        metadata: v.metadata,
+        updated_at: v.updated_at,
+      })
+      .where(eq(geoZone.id, v.id)),
+  ),
 
   // --- fulfillment records
-  insertFulfillment: async (row: typeof fulfillment.$inferInsert): Promise<void> => {
-    await insertFulfillment([row]);
-  },
-  insertFulfillmentItems: async (rows: Array<typeof fulfillmentItem.$inferInsert>): Promise<void> => {
-    await insertFulfillmentItems(rows);
-  },
-  fulfillment: async (id: string): Promise<FulfillmentRow | undefined> => (await fulfillmentById({ id }))[0],
+  insertFulfillments: insertRows(fulfillment),
+  insertFulfillmentItems: insertRows(fulfillmentItem),
+  /** The live fulfillment `id`. */
+  fulfillment: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select()
+        .from(fulfillment)
+        .where(and(eq(fulfillment.id, v.id), liveFulfillment)),
+    ),
+  ),
   /** The live fulfillment `id` of the order, locked for the rest of the transaction. */
-  lockFulfillmentOfOrder: async (orderId: string, id: string): Promise<FulfillmentRow | undefined> =>
-    (await lockFulfillmentOfOrder({ id, order_id: orderId }))[0],
-  fulfillmentsOfOrders: (ids: string[]): Promise<FulfillmentRow[]> => fulfillmentsOfOrders(ids),
+  lockFulfillmentOfOrder: first(
+    statement((v: Placeholders<{ id: string; order_id: string }>) =>
+      db
+        .select()
+        .from(fulfillment)
+        .where(and(eq(fulfillment.id, v.id), eq(fulfillment.order_id, v.order_id), liveFulfillment))
+        .for("update"),
+    ),
+  ),
+  /** The live fulfillments of the orders, oldest first. */
+  fulfillmentsOfOrders: rowsOf(fulfillment, fulfillment.order_id, {
+    where: liveFulfillment,
+    order: [asc(fulfillment.created_at), asc(fulfillment.id)],
+  }),
   /** The items of the fulfillments `ids` by fulfillment id (every fulfillment has an entry). */
   async itemsOf(ids: string[]): Promise<Map<string, FulfillmentItemRow[]>> {
     if (ids.length === 0) return new Map();
@@ -466,7 +385,7 @@ export const fulfillmentQueries = {
       .set({ [field]: at, ...(labels ? { labels } : {}) })
       .where(eq(fulfillment.id, id));
   },
-  deleteFulfillment: async (id: string): Promise<void> => {
-    await deleteFulfillment({ id });
-  },
+  deleteFulfillment: statement((v: Placeholders<{ id: string }>) =>
+    db.delete(fulfillment).where(eq(fulfillment.id, v.id)),
+  ),
 };

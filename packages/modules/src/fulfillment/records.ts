@@ -34,15 +34,17 @@ export function createFulfillmentRecordService() {
   const service = {
     async create(input: FulfillmentRecordCreate): Promise<Fulfillment> {
       const id = generateId("ful");
-      await q.insertFulfillment({
-        id,
-        order_id: input.order_id,
-        location_id: input.location_id,
-        provider_id: input.provider_id ?? "manual_manual",
-        data: input.data ?? {},
-        inventory_consumed: input.inventory_consumed,
-        metadata: input.metadata ?? null,
-      });
+      await q.insertFulfillments([
+        {
+          id,
+          order_id: input.order_id,
+          location_id: input.location_id,
+          provider_id: input.provider_id ?? "manual_manual",
+          data: input.data ?? {},
+          inventory_consumed: input.inventory_consumed,
+          metadata: input.metadata ?? null,
+        },
+      ]);
       await q.insertFulfillmentItems(
         input.items.map((item) => ({ ...item, id: generateId("fulit"), fulfillment_id: id })),
       );
@@ -50,14 +52,14 @@ export function createFulfillmentRecordService() {
     },
 
     async retrieve(id: string): Promise<Fulfillment> {
-      const row = await q.fulfillment(id);
+      const row = await q.fulfillment({ id });
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found`);
       return (await attach([row]))[0]!;
     },
 
     /** The fulfillment of `orderId` (404 when it belongs to another order), locked for the transaction. */
     async lockForOrder(orderId: string, id: string): Promise<Fulfillment> {
-      const row = await q.lockFulfillmentOfOrder(orderId, id);
+      const row = await q.lockFulfillmentOfOrder({ id, order_id: orderId });
       if (!row) throw errors.notFound(`Fulfillment with id: ${id} was not found on order ${orderId}`);
       return (await attach([row]))[0]!;
     },
@@ -106,7 +108,7 @@ export function createFulfillmentRecordService() {
 
     /** Removes a fulfillment that never happened (the compensation of its creation). */
     async delete(id: string): Promise<void> {
-      await q.deleteFulfillment(id);
+      await q.deleteFulfillment({ id });
     },
   };
   return service;

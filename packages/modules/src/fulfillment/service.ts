@@ -50,15 +50,14 @@ export function createFulfillmentService() {
         `Shipping profile with name: ${input.name} already exists`,
       ),
 
-    retrieveProfile: (id: string): Promise<ShippingProfileRow> => q.retrieveProfile(id),
+    retrieveProfile: q.retrieveProfile,
 
-    listProfiles: (filters: { id?: string[]; q?: string; type?: string[] }, page: ListPaging) =>
-      q.listProfiles(filters, page),
+    listProfiles: q.listProfiles,
 
     /** Soft delete; refused while live shipping options use the profile. */
     async deleteProfile(id: string): Promise<void> {
       await q.retrieveProfile(id);
-      if (await q.profileInUse(id))
+      if (((await q.profileUses({ id }))?.count ?? 0) > 0)
         throw errors.notAllowed(`Shipping profile ${id} is used by shipping options; delete them first`);
       await q.softDeleteProfile(id);
     },
@@ -76,7 +75,7 @@ export function createFulfillmentService() {
     async getOrCreateDefaultProfile(): Promise<ShippingProfileRow> {
       const existing = await service.defaultProfile();
       if (existing) return existing;
-      const row = await q.insertDefaultProfile(generateId("sp"));
+      const row = await q.insertDefaultProfile({ id: generateId("sp") });
       return row ?? (await service.getOrCreateDefaultProfile());
     },
 
@@ -91,21 +90,23 @@ export function createFulfillmentService() {
           ? await existingType(input.type_id)
           : await typeOfCode(input.type ?? DEFAULT_OPTION_TYPE);
         const id = generateId("so");
-        await q.insertOption({
-          id,
-          name: input.name,
-          price_type: input.price_type ?? "flat",
-          region_id: input.region_id ?? null,
-          stock_location_id: stockLocationId,
-          service_zone_id: input.service_zone_id ?? null,
-          shipping_profile_id: profileId,
-          provider_id: input.provider_id ?? "manual_manual",
-          data: input.data ?? null,
-          rules: input.rules ?? [],
-          type: optionTypeOf(typeRow),
-          shipping_option_type_id: typeRow.id,
-          metadata: input.metadata ?? null,
-        });
+        await q.insertOptions([
+          {
+            id,
+            name: input.name,
+            price_type: input.price_type ?? "flat",
+            region_id: input.region_id ?? null,
+            stock_location_id: stockLocationId,
+            service_zone_id: input.service_zone_id ?? null,
+            shipping_profile_id: profileId,
+            provider_id: input.provider_id ?? "manual_manual",
+            data: input.data ?? null,
+            rules: input.rules ?? [],
+            type: optionTypeOf(typeRow),
+            shipping_option_type_id: typeRow.id,
+            metadata: input.metadata ?? null,
+          },
+        ]);
         await insertPrices(id, input.prices);
         return service.retrieveOption(id);
       });
@@ -124,7 +125,7 @@ export function createFulfillmentService() {
         const changes = { ...fields, ...typed };
         if (Object.keys(changes).length > 0) await q.updateOption(id, changes);
         if (prices) {
-          await q.deletePricesOf(id);
+          await q.deletePricesOf({ id });
           await insertPrices(id, prices);
         }
         return service.retrieveOption(id);
@@ -142,7 +143,7 @@ export function createFulfillmentService() {
       return { items: await attachPrices(items), count };
     },
 
-    deleteOption: (id: string): Promise<void> => q.softDeleteOption(id),
+    deleteOption: q.softDeleteOption,
 
     /** Creates a fulfillment set of a stock location (checked by the caller); names are unique. */
     async createSet(stockLocationId: string, input: FulfillmentSetCreate): Promise<FulfillmentSet> {
@@ -209,7 +210,7 @@ export function createFulfillmentService() {
      * answers what it deleted so that {@link restoreDeleted} can undo it.
      */
     deleteSetsOfLocation: (stockLocationId: string): Promise<DeletedZoneRecords> =>
-      transaction(async () => deleteZoneRecords({ set_ids: await q.liveSetIdsOfLocation(stockLocationId) })),
+      transaction(async () => deleteZoneRecords({ set_ids: ids(await q.liveSetsOfLocation({ id: stockLocationId })) })),
 
     /** Undoes a {@link deleteSetsOfLocation}: the rows it deleted are live again. */
     async restoreDeleted(deleted: DeletedZoneRecords): Promise<void> {
@@ -256,14 +257,11 @@ export function createFulfillmentService() {
         const foreign = input.geo_zones.find((g) => g.id && !own.has(g.id));
         if (foreign) throw errors.invalidData(`Geo zone with id: ${foreign.id} is not in service zone ${zoneId}`);
         const values = geoZoneValues(zoneId, input.geo_zones);
-        await q.deleteGeoZonesBut(
-          zoneId,
-          values.filter((v) => own.has(v.id)).map((v) => v.id),
-        );
+        const kept = values.filter((v) => own.has(v.id)).map((v) => v.id);
+        await q.deleteGeoZonesBut({ zone_id: zoneId, kept, at: new Date() });
         for (const value of values) {
           if (own.has(value.id)) {
-            const { id, ...rest } = value;
-            await q.updateGeoZone(id, rest);
+            await q.updateGeoZone({ ...value, updated_at: new Date() });
           } else await q.insertGeoZones([value]);
         }
       });
@@ -279,7 +277,7 @@ export function createFulfillmentService() {
     },
 
     /** The live zones among `ids` with their fulfillment set, by zone id (one statement). */
-    zonesWithSets: (ids: string[]) => zonesWithSets(ids),
+    zonesWithSets,
 
     /**
      * Return options (Medusa's `is_return` rule) an order in this region and currency can send
@@ -289,11 +287,7 @@ export function createFulfillmentService() {
       region_id: string | null;
       currency_code: string;
     }): Promise<Array<ShippingOption & { amount: number }>> {
-      const rows = (await q.optionsInRegion(context.region_id)).filter(isReturnOption);
-      return (await attachPrices(rows)).flatMap((option) => {
-        const amount = priceFor(option.prices, context);
-        return amount === undefined ? [] : [{ ...option, amount }];
-      });
+      return priced(await attachPrices((await q.optionsInRegion(context.region_id)).filter(isReturnOption)), context);
     },
 
     /**
@@ -319,12 +313,7 @@ export function createFulfillmentService() {
             (geo.get(row.service_zone_id) ?? []).some((zone) => inGeoZone(zone, context.address)),
         ),
       );
-      const out: Array<ShippingOption & { amount: number }> = [];
-      for (const option of options) {
-        const amount = priceFor(option.prices, context);
-        if (amount !== undefined) out.push({ ...option, amount });
-      }
-      return out;
+      return priced(options, context);
     },
   };
   return service;
@@ -363,12 +352,14 @@ async function locationOfZone(input: {
  */
 async function deleteZoneRecords(target: { set_ids: string[]; zone_ids?: string[] }): Promise<DeletedZoneRecords> {
   const now = new Date();
-  const setIds = target.set_ids.length ? await q.deleteSets(target.set_ids, now) : [];
-  const zoneIds = await q.deleteZones(target.set_ids, target.zone_ids ?? [], now);
-  const geoIds = zoneIds.length ? await q.deleteGeoZonesOf(zoneIds, now) : [];
-  const optionIds = zoneIds.length ? await q.deleteOptionsOfZones(zoneIds, now) : [];
+  const setIds = target.set_ids.length ? ids(await q.deleteSets({ ids: target.set_ids, at: now })) : [];
+  const zoneIds = ids(await q.deleteZones({ set_ids: target.set_ids, zone_ids: target.zone_ids ?? [], at: now }));
+  const geoIds = zoneIds.length ? ids(await q.deleteGeoZonesOf({ ids: zoneIds, at: now })) : [];
+  const optionIds = zoneIds.length ? ids(await q.deleteOptionsOfZones({ ids: zoneIds, at: now })) : [];
   return { set_ids: setIds, zone_ids: zoneIds, geo_zone_ids: geoIds, option_ids: optionIds };
 }
+
+const ids = (rows: Array<{ id: string }>): string[] => rows.map((r) => r.id);
 
 async function existingType(id: string) {
   const type = await q.findType(id);
@@ -386,7 +377,8 @@ async function optionsOfZones(zones: Array<{ id: string }>, withProfile = false)
   const rows = [...byZone.values()].flat();
   const priced = new Map((await attachPrices(rows)).map((o) => [o.id, o]));
   const profileIds = [...new Set(rows.map((r) => r.shipping_profile_id))];
-  const profiles = withProfile && profileIds.length ? await q.profilesByIds(profileIds) : undefined;
+  const profiles =
+    withProfile && profileIds.length ? new Map((await q.profilesByIds(profileIds)).map((p) => [p.id, p])) : undefined;
   return new Map(
     [...byZone].map(([zoneId, options]) => [
       zoneId,
@@ -416,6 +408,17 @@ async function insertPrices(optionId: string, prices: ShippingOptionPriceInput[]
     };
   });
   await q.insertPrices(rows);
+}
+
+/** The options priced in the context's region or currency, each with its `amount` there (unpriced ones left out). */
+function priced(
+  options: ShippingOption[],
+  context: { region_id: string | null; currency_code: string },
+): Array<ShippingOption & { amount: number }> {
+  return options.flatMap((option) => {
+    const amount = priceFor(option.prices, context);
+    return amount === undefined ? [] : [{ ...option, amount }];
+  });
 }
 
 async function attachPrices(rows: ShippingOptionRow[]): Promise<ShippingOption[]> {

@@ -88,11 +88,8 @@ export type ShippingOptionTypeCreate = Static<typeof ShippingOptionTypeCreate>;
 export const ShippingOptionTypeUpdate = Type.Partial(ShippingOptionTypeCreate, { additionalProperties: false });
 export type ShippingOptionTypeUpdate = Static<typeof ShippingOptionTypeUpdate>;
 
-export const ShippingProfileCreate = Strict({
-  name: Title({ minLength: 1 }),
-  type: Code({ minLength: 1 }),
-  metadata: OptionalMetadata(),
-});
+/** Body of `POST /admin/shipping-profiles`: a name and a type, as a fulfillment set's. */
+export const ShippingProfileCreate = FulfillmentSetCreate;
 export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
 
 /** A price is for a currency or for a region: exactly one of the two. */
@@ -152,9 +149,9 @@ export type ShipmentCreate = Static<typeof ShipmentCreate>;
 
 // ---- Responses ------------------------------------------------------------------------------
 
-/** A shipping profile. */
 /** A shipping option type. */
 export const ShippingOptionTypeView = RowView(shippingOptionType);
+/** A shipping profile. */
 export const ShippingProfileView = RowView(shippingProfile);
 /** A shipping option's price. */
 export const ShippingOptionPriceView = RowView(shippingOptionPrice);

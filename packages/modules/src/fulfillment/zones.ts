@@ -58,7 +58,7 @@ export async function zonesWithSets(
   ids: string[],
 ): Promise<Map<string, ServiceZoneRow & { fulfillment_set: FulfillmentSetRow }>> {
   if (ids.length === 0) return new Map();
-  const rows = await q.zonesWithSets(ids);
+  const rows = await q.zonesWithSets({ ids });
   return new Map(rows.map(({ zone, set }) => [zone.id, { ...zone, fulfillment_set: set }]));
 }
 

@@ -10,32 +10,5 @@ export {
   type ReserveForLinesInput,
   type DetachedVariants,
 } from "./service";
-export {
-  adjustLineReservationsStep,
-  consumeLineItemsStep,
-  receiveVariantsStep,
-  releaseLineItemReservationsStep,
-  reserveLineItemsStep,
-  updateVariantInventoryStep,
-  type LineQuantityChange,
-  type ReservedItem,
-} from "./steps";
-export {
-  InventoryItemCreate,
-  InventoryItemUpdate,
-  InventoryItemView,
-  InventoryLevelBatch,
-  InventoryLevelCreate,
-  InventoryLevelUpdate,
-  InventoryLevelView,
-  ReservationCreate,
-  ReservationUpdate,
-  ReservationView,
-  VariantInventoryItemView,
-  type InventoryItemFilters,
-  type InventoryItemRow,
-  type InventoryItemVariantRow,
-  type InventoryLevelRow,
-  type ReservationFilters,
-  type ReservationRow,
-} from "./shapes";
+export * from "./steps";
+export * from "./shapes";

@@ -74,15 +74,18 @@ export const itemMethods = {
       await q.lockItem(id);
       // Reserving updates the level row before inserting the reservation: holding the level
       // locks makes the check below see every reservation committed before or after us.
-      await q.lockLevelsOfItem(id);
-      if (await q.itemHasReservations(id))
+      await q.lockLevelsOfItem({ id });
+      if (await q.reservationOfItem({ id }))
         throw errors.invalidData(`Cannot delete inventory item ${id}: it has reservations`);
-      await q.deleteItem(id);
+      const now = new Date();
+      await q.deleteLevelsOfItem({ id, now });
+      await q.deleteLinksOfItem({ id });
+      await q.deleteItem({ id, now });
     });
   },
 
   /** The ids among `ids` that are live items. */
-  existing: (ids: string[]): Promise<Set<string>> => q.existingItems(ids),
+  existing: q.existingItems,
 };
 
 function itemValues(input: InventoryItemUpdate): Partial<InventoryItemRow> {

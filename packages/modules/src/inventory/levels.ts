@@ -7,8 +7,8 @@ import type { InventoryLevelBatch, InventoryLevelCreate, InventoryLevelUpdate } 
 import type { InventoryLevel } from "./types";
 
 /** Throws `not_found` unless the item is live (a level's item). */
-async function assertItem(itemId: string): Promise<void> {
-  if (!(await q.itemIsLive(itemId))) throw errors.notFound(`Inventory item with id: ${itemId} was not found`);
+export async function assertItem(itemId: string): Promise<void> {
+  if (!(await q.liveItem({ id: itemId }))) throw errors.notFound(`Inventory item with id: ${itemId} was not found`);
 }
 
 /** An item's stock per location (its levels): create, read, update, delete, batch. */
@@ -41,7 +41,7 @@ export const levelMethods = {
   },
 
   async retrieveLevel(itemId: string, locationId: string): Promise<InventoryLevel> {
-    const row = await q.levelAt(itemId, locationId);
+    const row = await q.levelAt({ item: itemId, location: locationId });
     if (!row) throw errors.notFound(`Inventory level for item ${itemId} at location ${locationId} was not found`);
     return level(row);
   },
@@ -77,7 +77,7 @@ export const levelMethods = {
 
   /** Deletes a level; refused while it holds reservations (the guard is in the UPDATE). */
   async deleteLevel(itemId: string, locationId: string): Promise<InventoryLevel> {
-    const row = await q.deleteLevel(itemId, locationId);
+    const row = await q.deleteLevel({ item: itemId, location: locationId, now: new Date() });
     if (row) return level(row);
     const current = await levelMethods.retrieveLevel(itemId, locationId);
     throw errors.invalidData(
@@ -97,7 +97,7 @@ export const levelMethods = {
       await assertItem(itemId);
       const deleted: string[] = [];
       if (input.delete?.length) {
-        const rows = await q.levelsByRef(itemId, input.delete);
+        const rows = await q.levelsByRef({ item: itemId, refs: input.delete });
         const unknown = input.delete.filter((ref) => !rows.some((r) => r.id === ref || r.location_id === ref));
         if (unknown.length) throw errors.notFound(`Inventory item ${itemId} has no level for: ${unknown.join(", ")}`);
         for (const row of rows) deleted.push((await levelMethods.deleteLevel(itemId, row.location_id)).id);
@@ -113,6 +113,6 @@ export const levelMethods = {
   /** Live levels of the given items at the given locations (one query), for location picking. */
   async levelsAt(itemIds: string[], locationIds: string[]): Promise<InventoryLevel[]> {
     if (itemIds.length === 0 || locationIds.length === 0) return [];
-    return (await q.levelsAt(itemIds, locationIds)).map(level);
+    return (await q.levelsAt({ items: itemIds, locations: locationIds })).map(level);
   },
 };

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import {
   db,
+  first,
   inFilters,
   inList,
   insertRows,
@@ -31,8 +32,7 @@ import {
 import type { InventoryItemFilters, ReservationFilters } from "./shapes";
 
 // The inventory module's SQL (items, levels, reservations, variant links): the only file of the
-// module that imports drizzle and its tables. Checkout reserves through the statements below
-// (`levelsAt`, `addReserved`, `insertReservations`, the variant reads): each is built once.
+// module that imports drizzle and its tables.
 
 const items = liveRecords(inventoryItem, "Inventory item", { sku: inventoryItem.sku, title: inventoryItem.title });
 const liveItem = isNull(inventoryItem.deleted_at);
@@ -46,308 +46,40 @@ const asPlaceholder = (value: SQL) => value as unknown as Placeholder;
 const levelAt = (item: SQL | string, location: SQL | string) =>
   and(eq(inventoryLevel.inventory_item_id, item), eq(inventoryLevel.location_id, location), liveLevel);
 
-// --- items
-
-const itemIsLive = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ id: inventoryItem.id })
-    .from(inventoryItem)
-    .where(and(eq(inventoryItem.id, v.id), liveItem)),
-);
-
-const insertItems = insertRows(inventoryItem);
-
-const levelsOfItems = rowsOf(inventoryLevel, inventoryLevel.inventory_item_id, {
-  where: liveLevel,
-  order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
-});
-
-const lockLevelsOfItem = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ id: inventoryLevel.id })
-    .from(inventoryLevel)
-    .where(and(eq(inventoryLevel.inventory_item_id, v.id), liveLevel))
-    .orderBy(inventoryLevel.id)
-    .for("update"),
-);
-
-const reservationOfItem = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ id: reservationItem.id })
-    .from(reservationItem)
-    .where(and(eq(reservationItem.inventory_item_id, v.id), liveReservation))
-    .limit(1),
-);
-
-const deleteLevelsOfItem = statement((v: Placeholders<{ id: string; at: Date }>) =>
-  db
-    .update(inventoryLevel)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(eq(inventoryLevel.inventory_item_id, v.id), liveLevel)),
-);
-
-const deleteLinksOfItem = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, v.id)),
-);
-
-const deleteItem = statement((v: Placeholders<{ id: string; at: Date }>) =>
-  db.update(inventoryItem).set({ deleted_at: v.at, updated_at: v.at }).where(eq(inventoryItem.id, v.id)),
-);
-
-/** The filters of an item list as conditions. */
-function itemConditions(filters: InventoryItemFilters): SQL[] {
-  const out = inFilters(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
-  if (filters.location_id?.length)
-    out.push(
-      sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inList(inventoryLevel.location_id, filters.location_id)})`,
-    );
-  if (filters.q) out.push(sql`${inventorySearchText()} ilike ${likePattern(filters.q)}`);
-  return out;
-}
-
-// --- levels
-
-const insertLevels = insertRows<InventoryLevelRow[]>(inventoryLevel, { returning: true });
-
-const levelOf = statement((v: Placeholders<{ item: string; location: string }>) =>
-  db.select().from(inventoryLevel).where(levelAt(v.item, v.location)),
-);
-
-const levelsOfItemsAt = statement((v: Placeholders<{ items: string[]; locations: string[] }>) =>
-  db
-    .select()
-    .from(inventoryLevel)
-    .where(
-      and(
-        inList(inventoryLevel.inventory_item_id, v.items),
-        inList(inventoryLevel.location_id, v.locations),
-        liveLevel,
-      ),
-    ),
-);
-
-const levelsByRef = statement((v: Placeholders<{ item: string; refs: string[] }>) =>
-  db
-    .select({ id: inventoryLevel.id, location_id: inventoryLevel.location_id })
-    .from(inventoryLevel)
-    .where(
-      and(
-        eq(inventoryLevel.inventory_item_id, v.item),
-        liveLevel,
-        or(inList(inventoryLevel.id, v.refs), inList(inventoryLevel.location_id, v.refs)),
-      ),
-    ),
-);
-
-// A level holding reservations is not deleted: the guard is in the statement.
-const deleteLevel = statement((v: Placeholders<{ item: string; location: string; at: Date }>) =>
-  db
-    .update(inventoryLevel)
-    .set({ deleted_at: v.at, updated_at: v.at })
-    .where(and(levelAt(v.item, v.location), eq(inventoryLevel.reserved_quantity, 0)))
-    .returning(),
-);
-
-const lockLevel = statement((v: Placeholders<{ item: string; location: string }>) =>
-  db.select({ id: inventoryLevel.id }).from(inventoryLevel).where(levelAt(v.item, v.location)).for("update"),
-);
-
-// --- reservations and stock movements
-
 /** Adds `quantity` to the level's reserved units, if that many are available (the guard: a backorder goes without it). */
 const addReservedTo = (guarded: boolean) =>
-  statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-    db
-      .update(inventoryLevel)
-      .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`, updated_at: v.now })
-      .where(
-        and(
-          levelAt(v.item, v.location),
-          ...(guarded ? [sql`${inventoryLevel.available_quantity} >= ${v.quantity}`] : []),
-        ),
-      )
-      .returning({ id: inventoryLevel.id }),
+  first(
+    statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
+      db
+        .update(inventoryLevel)
+        .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`, updated_at: v.now })
+        .where(
+          and(
+            levelAt(v.item, v.location),
+            ...(guarded ? [sql`${inventoryLevel.available_quantity} >= ${v.quantity}`] : []),
+          ),
+        )
+        .returning({ id: inventoryLevel.id }),
+    ),
   );
-const addReservedIfAvailable = addReservedTo(true);
-const addReservedAnyway = addReservedTo(false);
-
-const removeReserved = statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-  db
-    .update(inventoryLevel)
-    .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`, updated_at: v.now })
-    .where(levelAt(v.item, v.location)),
-);
-
-const insertReservations = insertRows<ReservationRow[]>(reservationItem, { returning: true });
-
-const reservationById = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select()
-    .from(reservationItem)
-    .where(and(eq(reservationItem.id, v.id), liveReservation)),
-);
-
-const lockReservation = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select()
-    .from(reservationItem)
-    .where(and(eq(reservationItem.id, v.id), liveReservation))
-    .for("update"),
-);
-
-// `description` or `metadata` left undefined: left as they are.
-const updateReservation = statement(
-  (
-    v: Placeholders<{
-      id: string;
-      location_id: string;
-      quantity: number;
-      description?: string | null;
-      metadata?: Record<string, unknown> | null;
-      now: Date;
-    }>,
-  ) =>
-    db
-      .update(reservationItem)
-      .set({
-        location_id: v.location_id,
-        quantity: v.quantity,
-        description: v.description,
-        metadata: v.metadata,
-        updated_at: v.now,
-      })
-      .where(eq(reservationItem.id, v.id))
-      .returning(),
-);
-
-const releaseReservations = statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-  db
-    .update(reservationItem)
-    .set({ deleted_at: v.now, updated_at: v.now })
-    .where(and(inList(reservationItem.id, v.ids), liveReservation))
-    .returning(),
-);
-
-const unreleaseReservations = statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-  db
-    .update(reservationItem)
-    .set({ deleted_at: null, updated_at: v.now })
-    .where(and(inList(reservationItem.id, v.ids), isNotNull(reservationItem.deleted_at)))
-    .returning(),
-);
-
-const reservationIdsOfLines = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({ id: reservationItem.id })
-    .from(reservationItem)
-    .where(and(inList(reservationItem.line_item_id, v.ids), liveReservation)),
-);
-
-const lockReservations = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(reservationItem)
-    .where(and(inList(reservationItem.id, v.ids), liveReservation))
-    .orderBy(reservationItem.id)
-    .for("update"),
-);
-
-const lockReservationsOfLines = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(reservationItem)
-    .where(and(inList(reservationItem.line_item_id, v.ids), liveReservation))
-    .orderBy(reservationItem.created_at, reservationItem.id)
-    .for("update"),
-);
-
-const deleteReservation = statement((v: Placeholders<{ id: string; now: Date }>) =>
-  db.update(reservationItem).set({ deleted_at: v.now, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
-);
-
-const undeleteReservation = statement((v: Placeholders<{ id: string; now: Date }>) =>
-  db.update(reservationItem).set({ deleted_at: null, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
-);
-
-const addToReservation = statement((v: Placeholders<{ id: string; quantity: number; now: Date }>) =>
-  db
-    .update(reservationItem)
-    .set({ quantity: sql`${reservationItem.quantity} + ${v.quantity}`, updated_at: v.now })
-    .where(eq(reservationItem.id, v.id)),
-);
-
-// Fulfillment: the units leave the stock and the reservation alike, never below zero.
-const takeFromLevel = statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-  db
-    .update(inventoryLevel)
-    .set({
-      stocked_quantity: sql`${inventoryLevel.stocked_quantity} - ${v.quantity}`,
-      reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`,
-      updated_at: v.now,
-    })
-    .where(
-      and(
-        levelAt(v.item, v.location),
-        sql`${inventoryLevel.stocked_quantity} >= ${v.quantity}`,
-        sql`${inventoryLevel.reserved_quantity} >= ${v.quantity}`,
-      ),
-    )
-    .returning({ id: inventoryLevel.id }),
-);
-
-const putBackInLevel = statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-  db
-    .update(inventoryLevel)
-    .set({
-      stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`,
-      reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`,
-      updated_at: v.now,
-    })
-    .where(levelAt(v.item, v.location)),
-);
 
 /** Adds `quantity` (negative: removes) to the level's stock, never below zero, nor below what is reserved when `guarded`. */
 const adjustStockedTo = (guarded: boolean) =>
-  statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-    db
-      .update(inventoryLevel)
-      .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`, updated_at: v.now })
-      .where(
-        and(
-          levelAt(v.item, v.location),
-          sql`${inventoryLevel.stocked_quantity} + ${v.quantity} >= 0`,
-          ...(guarded ? [sql`${inventoryLevel.available_quantity} + ${v.quantity} >= 0`] : []),
-        ),
-      )
-      .returning(),
+  first(
+    statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
+      db
+        .update(inventoryLevel)
+        .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`, updated_at: v.now })
+        .where(
+          and(
+            levelAt(v.item, v.location),
+            sql`${inventoryLevel.stocked_quantity} + ${v.quantity} >= 0`,
+            ...(guarded ? [sql`${inventoryLevel.available_quantity} + ${v.quantity} >= 0`] : []),
+          ),
+        )
+        .returning(),
+    ),
   );
-const adjustStockedAboveReserved = adjustStockedTo(true);
-const adjustStockedAboveZero = adjustStockedTo(false);
-
-/** The filters of a reservation list as conditions. */
-function reservationConditions(filters: ReservationFilters): SQL[] {
-  const { id, inventory_item_id, location_id, line_item_id } = reservationItem;
-  return [liveReservation, ...inFilters(filters, { id, inventory_item_id, location_id, line_item_id })];
-}
-
-// --- variant links
-
-const insertLinks = insertRows(inventoryItemVariant);
-const insertMissingLinks = insertRows(inventoryItemVariant, { onConflictDoNothing: true });
-
-// A variant's inventory items, and its sellable quantity: read by every line added and by checkout.
-const itemsOfVariants = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({
-      variant_id: inventoryItemVariant.variant_id,
-      inventory_item_id: inventoryItemVariant.inventory_item_id,
-      required_quantity: inventoryItemVariant.required_quantity,
-    })
-    .from(inventoryItemVariant)
-    .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
-    .where(inList(inventoryItemVariant.variant_id, v.ids))
-    .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
-);
 
 /** Per variant and linked item: its required quantity and the available quantity at the levels `atLocations` keeps. */
 const availableOf = (variants: SQL, atLocations: SQL) =>
@@ -369,95 +101,22 @@ const availableOf = (variants: SQL, atLocations: SQL) =>
       inventoryItemVariant.inventory_item_id,
       inventoryItemVariant.required_quantity,
     );
-const availableEverywhere = statement((v: Placeholders<{ variants: string[] }>) => availableOf(v.variants, sql`true`));
-// No location given: an empty list, which no level's location is in.
-const availableAt = statement((v: Placeholders<{ variants: string[]; locations: string[] }>) =>
-  availableOf(v.variants, inList(inventoryLevel.location_id, v.locations)),
-);
 
-const unlinkVariants = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.delete(inventoryItemVariant).where(inList(inventoryItemVariant.variant_id, v.ids)).returning({
-    variant_id: inventoryItemVariant.variant_id,
-    inventory_item_id: inventoryItemVariant.inventory_item_id,
-    required_quantity: inventoryItemVariant.required_quantity,
-  }),
-);
+/** The filters of an item list as conditions. */
+function itemConditions(filters: InventoryItemFilters): SQL[] {
+  const out = inFilters(filters, { id: inventoryItem.id, sku: inventoryItem.sku });
+  if (filters.location_id?.length)
+    out.push(
+      sql`exists (select 1 from ${inventoryLevel} where ${inventoryLevel.inventory_item_id} = ${inventoryItem.id} and ${inventoryLevel.deleted_at} is null and ${inList(inventoryLevel.location_id, filters.location_id)})`,
+    );
+  if (filters.q) out.push(sql`${inventorySearchText()} ilike ${likePattern(filters.q)}`);
+  return out;
+}
 
-const variantsOfItem = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ variant_id: inventoryItemVariant.variant_id })
-    .from(inventoryItemVariant)
-    .where(eq(inventoryItemVariant.inventory_item_id, v.id)),
-);
-
-// --- integrity (`kasse check`)
-
-// Levels with a negative quantity, or a reserved quantity other than their live reservations' sum.
-const badLevels = statement((v: Placeholders<{ limit: number }>) => {
-  const held = db
-    .select({
-      inventory_item_id: reservationItem.inventory_item_id,
-      location_id: reservationItem.location_id,
-      total: sql<number>`sum(${reservationItem.quantity})`.as("total"),
-    })
-    .from(reservationItem)
-    .where(liveReservation)
-    .groupBy(reservationItem.inventory_item_id, reservationItem.location_id)
-    .as("r");
-  return db
-    .select({
-      id: inventoryLevel.id,
-      stocked: inventoryLevel.stocked_quantity,
-      reserved: inventoryLevel.reserved_quantity,
-      reservations: sql<number>`coalesce(${held.total}, 0)::int`,
-    })
-    .from(inventoryLevel)
-    .leftJoin(
-      held,
-      and(
-        eq(held.inventory_item_id, inventoryLevel.inventory_item_id),
-        eq(held.location_id, inventoryLevel.location_id),
-      ),
-    )
-    .where(
-      and(
-        liveLevel,
-        or(
-          lt(inventoryLevel.stocked_quantity, 0),
-          lt(inventoryLevel.reserved_quantity, 0),
-          ne(inventoryLevel.reserved_quantity, sql`coalesce(${held.total}, 0)`),
-        ),
-      ),
-    )
-    .orderBy(inventoryLevel.id)
-    .limit(asPlaceholder(v.limit));
-});
-
-const reservedForLines = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({
-      line_item_id: sql<string>`${reservationItem.line_item_id}`,
-      quantity: sql<number>`sum(${reservationItem.quantity})::int`,
-    })
-    .from(reservationItem)
-    .where(and(liveReservation, inList(reservationItem.line_item_id, v.ids)))
-    .groupBy(reservationItem.line_item_id),
-);
-
-const reservationLinesPage = statement((v: Placeholders<{ after: string; limit: number }>) =>
-  db
-    .select({ id: reservationItem.id, line_item_id: sql<string>`${reservationItem.line_item_id}` })
-    .from(reservationItem)
-    .where(and(liveReservation, isNotNull(reservationItem.line_item_id), sql`${reservationItem.id} > ${v.after}`))
-    .orderBy(reservationItem.id)
-    .limit(asPlaceholder(v.limit)),
-);
-
-/** A reservation's columns a change may set. */
-export type ReservationChanges = Pick<ReservationRow, "location_id" | "quantity"> &
-  Partial<Pick<ReservationRow, "description" | "metadata">>;
-
-/** Named statements on the inventory tables, run on the current handle. */
+/**
+ * Named statements on the inventory tables, run on the current handle. Checkout reserves through
+ * `levelsAt`, `addReserved…`, `insertReservations` and the variant reads: each is built once.
+ */
 export const inventoryQueries = {
   // --- items
   notFoundItem: items.notFound,
@@ -467,42 +126,92 @@ export const inventoryQueries = {
   existingItems: items.existing,
   updateItem: items.update,
   listItems: items.listBy(itemConditions),
-  /** Whether the item is live. */
-  itemIsLive: async (id: string): Promise<boolean> => (await itemIsLive({ id })).length > 0,
+  /** The item `id` if it is live. */
+  liveItem: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select({ id: inventoryItem.id })
+        .from(inventoryItem)
+        .where(and(eq(inventoryItem.id, v.id), liveItem)),
+    ),
+  ),
   /** Inserts items (their ids given) in one statement. */
-  insertItems: async (rows: Array<Partial<InventoryItemRow> & { id: string }>): Promise<void> => {
-    await insertItems(rows);
-  },
-  /** The live levels of the items `ids`, oldest first. */
-  levelsOfItems: (ids: string[]): Promise<InventoryLevelRow[]> => levelsOfItems(ids),
+  insertItems: insertRows(inventoryItem),
+  /** The live levels of the items, oldest first. */
+  levelsOfItems: rowsOf(inventoryLevel, inventoryLevel.inventory_item_id, {
+    where: liveLevel,
+    order: [asc(inventoryLevel.created_at), asc(inventoryLevel.id)],
+  }),
   /** Locks the item's live levels (in id order) for the rest of the transaction. */
-  lockLevelsOfItem: async (id: string): Promise<void> => {
-    await lockLevelsOfItem({ id });
-  },
-  /** Whether the item has a live reservation. */
-  itemHasReservations: async (id: string): Promise<boolean> => (await reservationOfItem({ id })).length > 0,
-  /** Soft-deletes the item and its live levels, and removes its variant links. */
-  async deleteItem(id: string): Promise<void> {
-    const at = new Date();
-    await deleteLevelsOfItem({ id, at });
-    await deleteLinksOfItem({ id });
-    await deleteItem({ id, at });
-  },
+  lockLevelsOfItem: statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({ id: inventoryLevel.id })
+      .from(inventoryLevel)
+      .where(and(eq(inventoryLevel.inventory_item_id, v.id), liveLevel))
+      .orderBy(inventoryLevel.id)
+      .for("update"),
+  ),
+  /** One live reservation of the item, if it has any. */
+  reservationOfItem: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select({ id: reservationItem.id })
+        .from(reservationItem)
+        .where(and(eq(reservationItem.inventory_item_id, v.id), liveReservation))
+        .limit(1),
+    ),
+  ),
+  /** Soft-deletes the item's live levels. */
+  deleteLevelsOfItem: statement((v: Placeholders<{ id: string; now: Date }>) =>
+    db
+      .update(inventoryLevel)
+      .set({ deleted_at: v.now, updated_at: v.now })
+      .where(and(eq(inventoryLevel.inventory_item_id, v.id), liveLevel)),
+  ),
+  /** Removes the item's variant links. */
+  deleteLinksOfItem: statement((v: Placeholders<{ id: string }>) =>
+    db.delete(inventoryItemVariant).where(eq(inventoryItemVariant.inventory_item_id, v.id)),
+  ),
+  /** Soft-deletes the item. */
+  deleteItem: statement((v: Placeholders<{ id: string; now: Date }>) =>
+    db.update(inventoryItem).set({ deleted_at: v.now, updated_at: v.now }).where(eq(inventoryItem.id, v.id)),
+  ),
 
   // --- levels
   /** Inserts levels (their ids given) in one statement and answers them. */
-  insertLevels: (
-    rows: Array<Pick<InventoryLevelRow, "id" | "inventory_item_id" | "location_id"> & Partial<InventoryLevelRow>>,
-  ): Promise<InventoryLevelRow[]> => insertLevels(rows),
+  insertLevels: insertRows<InventoryLevelRow[]>(inventoryLevel, { returning: true }),
   /** The live level of the item at the location. */
-  levelAt: async (item: string, location: string): Promise<InventoryLevelRow | undefined> =>
-    (await levelOf({ item, location }))[0],
+  levelAt: first(
+    statement((v: Placeholders<{ item: string; location: string }>) =>
+      db.select().from(inventoryLevel).where(levelAt(v.item, v.location)),
+    ),
+  ),
   /** The live levels of the items at the locations. */
-  levelsAt: (itemIds: string[], locationIds: string[]): Promise<InventoryLevelRow[]> =>
-    levelsOfItemsAt({ items: itemIds, locations: locationIds }),
+  levelsAt: statement((v: Placeholders<{ items: string[]; locations: string[] }>) =>
+    db
+      .select()
+      .from(inventoryLevel)
+      .where(
+        and(
+          inList(inventoryLevel.inventory_item_id, v.items),
+          inList(inventoryLevel.location_id, v.locations),
+          liveLevel,
+        ),
+      ),
+  ),
   /** The item's live levels whose id or location is among `refs`. */
-  levelsByRef: (item: string, refs: string[]): Promise<Array<{ id: string; location_id: string }>> =>
-    levelsByRef({ item, refs }),
+  levelsByRef: statement((v: Placeholders<{ item: string; refs: string[] }>) =>
+    db
+      .select({ id: inventoryLevel.id, location_id: inventoryLevel.location_id })
+      .from(inventoryLevel)
+      .where(
+        and(
+          eq(inventoryLevel.inventory_item_id, v.item),
+          liveLevel,
+          or(inList(inventoryLevel.id, v.refs), inList(inventoryLevel.location_id, v.refs)),
+        ),
+      ),
+  ),
   /** A page of the item's live levels (at `locationIds`, when given), oldest first. */
   listLevels: (itemId: string, locationIds: string[] | undefined, page: Paging) =>
     listPage(
@@ -542,13 +251,20 @@ export const inventoryQueries = {
         )
         .returning()
     )[0],
-  /** Soft-deletes the level unless it holds reservations; answers it (undefined when refused or missing). */
-  deleteLevel: async (item: string, location: string): Promise<InventoryLevelRow | undefined> =>
-    (await deleteLevel({ item, location, at: new Date() }))[0],
-  /** Row-locks the item's levels at the locations in sorted order (no deadlock between movers). */
-  async lockLevels(item: string, locations: string[]): Promise<void> {
-    for (const location of [...new Set(locations)].sort()) await lockLevel({ item, location });
-  },
+  /** Soft-deletes the level unless it holds reservations (the guard is in the statement); answers it. */
+  deleteLevel: first(
+    statement((v: Placeholders<{ item: string; location: string; now: Date }>) =>
+      db
+        .update(inventoryLevel)
+        .set({ deleted_at: v.now, updated_at: v.now })
+        .where(and(levelAt(v.item, v.location), eq(inventoryLevel.reserved_quantity, 0)))
+        .returning(),
+    ),
+  ),
+  /** Row-locks the live level of the item at the location. */
+  lockLevel: statement((v: Placeholders<{ item: string; location: string }>) =>
+    db.select({ id: inventoryLevel.id }).from(inventoryLevel).where(levelAt(v.item, v.location)).for("update"),
+  ),
   /**
    * The `inventory-item.updated` payloads of the live levels of these (item, location) pairs: one
    * statement, its text per number of pairs.
@@ -577,78 +293,157 @@ export const inventoryQueries = {
       ),
 
   // --- reservations and stock movements
-  /** Adds to the level's reserved units if that many are available (or anyway, for a backorder); whether it did. */
-  addReserved: async (item: string, location: string, quantity: number, backorder: boolean): Promise<boolean> =>
-    (await (backorder ? addReservedAnyway : addReservedIfAvailable)({ item, location, quantity, now: new Date() }))
-      .length > 0,
+  addReservedIfAvailable: addReservedTo(true),
+  addReservedAnyway: addReservedTo(false),
   /** Gives reserved units back; the CHECK on `reserved_quantity` makes an over-release fail loudly. */
-  removeReserved: async (item: string, location: string, quantity: number): Promise<void> => {
-    await removeReserved({ item, location, quantity, now: new Date() });
-  },
+  removeReserved: statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
+    db
+      .update(inventoryLevel)
+      .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`, updated_at: v.now })
+      .where(levelAt(v.item, v.location)),
+  ),
   /** Inserts reservations (their ids given) in one statement and answers them. */
-  insertReservations: (
-    rows: Array<Omit<ReservationRow, "created_at" | "updated_at" | "deleted_at">>,
-  ): Promise<ReservationRow[]> => insertReservations(rows),
-  reservation: async (id: string): Promise<ReservationRow | undefined> => (await reservationById({ id }))[0],
+  insertReservations: insertRows<ReservationRow[]>(reservationItem, { returning: true }),
+  /** The live reservation `id`. */
+  reservation: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select()
+        .from(reservationItem)
+        .where(and(eq(reservationItem.id, v.id), liveReservation)),
+    ),
+  ),
   /** The live reservation `id`, locked for the rest of the transaction. */
-  lockReservation: async (id: string): Promise<ReservationRow | undefined> => (await lockReservation({ id }))[0],
-  /** Sets a reservation's location, quantity and (when given) description and metadata; answers it. */
-  updateReservation: async (id: string, changes: ReservationChanges): Promise<ReservationRow> =>
-    (await updateReservation({ id, ...changes, now: new Date() }))[0]!,
+  lockReservation: first(
+    statement((v: Placeholders<{ id: string }>) =>
+      db
+        .select()
+        .from(reservationItem)
+        .where(and(eq(reservationItem.id, v.id), liveReservation))
+        .for("update"),
+    ),
+  ),
+  /** Sets a reservation's location and quantity, its description and metadata unless undefined; answers it. */
+  updateReservation: first(
+    statement(
+      (
+        v: Placeholders<{
+          id: string;
+          location_id: string;
+          quantity: number;
+          description?: string | null;
+          metadata?: Record<string, unknown> | null;
+          now: Date;
+        }>,
+      ) =>
+        db
+          .update(reservationItem)
+          .set({
+            location_id: v.location_id,
+            quantity: v.quantity,
+            description: v.description,
+            metadata: v.metadata,
+            updated_at: v.now,
+          })
+          .where(eq(reservationItem.id, v.id))
+          .returning(),
+    ),
+  ),
   /** Soft-deletes the live reservations among `ids` and answers them. */
-  releaseReservations: (ids: string[]): Promise<ReservationRow[]> => releaseReservations({ ids, now: new Date() }),
+  releaseReservations: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
+    db
+      .update(reservationItem)
+      .set({ deleted_at: v.now, updated_at: v.now })
+      .where(and(inList(reservationItem.id, v.ids), liveReservation))
+      .returning(),
+  ),
   /** Makes the released reservations among `ids` live again and answers them. */
-  unreleaseReservations: (ids: string[]): Promise<ReservationRow[]> => unreleaseReservations({ ids, now: new Date() }),
-  /** The ids of the live reservations of the line items. */
-  reservationIdsOfLines: async (lineItemIds: string[]): Promise<string[]> =>
-    (await reservationIdsOfLines({ ids: lineItemIds })).map((r) => r.id),
+  unreleaseReservations: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
+    db
+      .update(reservationItem)
+      .set({ deleted_at: null, updated_at: v.now })
+      .where(and(inList(reservationItem.id, v.ids), isNotNull(reservationItem.deleted_at)))
+      .returning(),
+  ),
+  /** The ids of the live reservations of the line items `ids`. */
+  reservationIdsOfLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({ id: reservationItem.id })
+      .from(reservationItem)
+      .where(and(inList(reservationItem.line_item_id, v.ids), liveReservation)),
+  ),
   /** The live reservations among `ids`, locked in id order. */
-  lockReservations: (ids: string[]): Promise<ReservationRow[]> => lockReservations({ ids }),
-  /** The live reservations of the line items, locked, oldest first. */
-  lockReservationsOfLines: (lineItemIds: string[]): Promise<ReservationRow[]> =>
-    lockReservationsOfLines({ ids: lineItemIds }),
+  lockReservations: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select()
+      .from(reservationItem)
+      .where(and(inList(reservationItem.id, v.ids), liveReservation))
+      .orderBy(reservationItem.id)
+      .for("update"),
+  ),
+  /** The live reservations of the line items `ids`, locked, oldest first. */
+  lockReservationsOfLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select()
+      .from(reservationItem)
+      .where(and(inList(reservationItem.line_item_id, v.ids), liveReservation))
+      .orderBy(reservationItem.created_at, reservationItem.id)
+      .for("update"),
+  ),
   /** Soft-deletes a reservation (used up). */
-  deleteReservation: async (id: string): Promise<void> => {
-    await deleteReservation({ id, now: new Date() });
-  },
+  deleteReservation: statement((v: Placeholders<{ id: string; now: Date }>) =>
+    db.update(reservationItem).set({ deleted_at: v.now, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
+  ),
   /** Makes a deleted reservation live again. */
-  undeleteReservation: async (id: string): Promise<void> => {
-    await undeleteReservation({ id, now: new Date() });
-  },
+  undeleteReservation: statement((v: Placeholders<{ id: string; now: Date }>) =>
+    db.update(reservationItem).set({ deleted_at: null, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
+  ),
   /** Adds `quantity` (negative: takes) to a reservation's units. */
-  addToReservation: async (id: string, quantity: number): Promise<void> => {
-    await addToReservation({ id, quantity, now: new Date() });
-  },
-  /** Takes units out of the level's stock and reserved units, if both hold that many; whether it did. */
-  takeFromLevel: async (item: string, location: string, quantity: number): Promise<boolean> =>
-    (await takeFromLevel({ item, location, quantity, now: new Date() })).length > 0,
+  addToReservation: statement((v: Placeholders<{ id: string; quantity: number; now: Date }>) =>
+    db
+      .update(reservationItem)
+      .set({ quantity: sql`${reservationItem.quantity} + ${v.quantity}`, updated_at: v.now })
+      .where(eq(reservationItem.id, v.id)),
+  ),
+  /** Fulfillment: takes units out of the level's stock and reserved units, if both hold that many (never below zero). */
+  takeFromLevel: first(
+    statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
+      db
+        .update(inventoryLevel)
+        .set({
+          stocked_quantity: sql`${inventoryLevel.stocked_quantity} - ${v.quantity}`,
+          reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`,
+          updated_at: v.now,
+        })
+        .where(
+          and(
+            levelAt(v.item, v.location),
+            sql`${inventoryLevel.stocked_quantity} >= ${v.quantity}`,
+            sql`${inventoryLevel.reserved_quantity} >= ${v.quantity}`,
+          ),
+        )
+        .returning({ id: inventoryLevel.id }),
+    ),
+  ),
   /** Puts units back in the level's stock and reserved units. */
-  putBackInLevel: async (item: string, location: string, quantity: number): Promise<void> => {
-    await putBackInLevel({ item, location, quantity, now: new Date() });
-  },
-  /**
-   * Adds `quantity` to the level's stock, never below zero, nor (`aboveReserved`) below what is
-   * reserved; answers the level (undefined when refused or missing).
-   */
-  adjustStocked: async (
-    item: string,
-    location: string,
-    quantity: number,
-    aboveReserved: boolean,
-  ): Promise<InventoryLevelRow | undefined> =>
-    (
-      await (aboveReserved ? adjustStockedAboveReserved : adjustStockedAboveZero)({
-        item,
-        location,
-        quantity,
-        now: new Date(),
+  putBackInLevel: statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
+    db
+      .update(inventoryLevel)
+      .set({
+        stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`,
+        reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`,
+        updated_at: v.now,
       })
-    )[0],
+      .where(levelAt(v.item, v.location)),
+  ),
+  adjustStockedAboveReserved: adjustStockedTo(true),
+  adjustStockedAboveZero: adjustStockedTo(false),
   /** A page of the live reservations matching the filters. */
-  listReservations: (filters: ReservationFilters, page: ListPaging) =>
-    listPage(
+  listReservations: (filters: ReservationFilters, page: ListPaging) => {
+    const { id, inventory_item_id, location_id, line_item_id } = reservationItem;
+    return listPage(
       reservationItem,
-      and(...reservationConditions(filters)),
+      and(liveReservation, ...inFilters(filters, { id, inventory_item_id, location_id, line_item_id })),
       orderBy(
         page.order,
         {
@@ -659,31 +454,47 @@ export const inventoryQueries = {
         reservationItem.id,
       ),
       page,
-    ),
+    );
+  },
 
   // --- variant links
-  /** Inserts links. */
-  insertLinks: async (
-    rows: Array<Pick<InventoryItemVariantRow, "variant_id" | "inventory_item_id" | "required_quantity">>,
-  ) => {
-    await insertLinks(rows);
-  },
+  insertLinks: insertRows(inventoryItemVariant),
   /** Inserts the links not stored yet. */
-  insertMissingLinks: async (
-    rows: Array<Pick<InventoryItemVariantRow, "variant_id" | "inventory_item_id" | "required_quantity">>,
-  ) => {
-    await insertMissingLinks(rows);
-  },
-  /** The live items of the variants, with their required quantities. */
-  itemsOfVariants: (ids: string[]) => itemsOfVariants({ ids }),
-  /** Per variant and linked item, the available quantity at the locations (`"all"`: everywhere). */
-  available: (variantIds: string[], locationIds: string[] | "all") =>
-    locationIds === "all"
-      ? availableEverywhere({ variants: variantIds })
-      : availableAt({ variants: variantIds, locations: locationIds }),
-  /** Removes the variants' links and answers them. */
-  unlinkVariants: (ids: string[]) => unlinkVariants({ ids }),
-  variantsOfItem: async (id: string): Promise<string[]> => (await variantsOfItem({ id })).map((r) => r.variant_id),
+  insertMissingLinks: insertRows(inventoryItemVariant, { onConflictDoNothing: true }),
+  /** The live items of the variants `ids`, with their required quantities: read by every line added and by checkout. */
+  itemsOfVariants: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({
+        variant_id: inventoryItemVariant.variant_id,
+        inventory_item_id: inventoryItemVariant.inventory_item_id,
+        required_quantity: inventoryItemVariant.required_quantity,
+      })
+      .from(inventoryItemVariant)
+      .innerJoin(inventoryItem, and(eq(inventoryItem.id, inventoryItemVariant.inventory_item_id), liveItem))
+      .where(inList(inventoryItemVariant.variant_id, v.ids))
+      .orderBy(inventoryItemVariant.created_at, inventoryItemVariant.inventory_item_id),
+  ),
+  /** Per variant and linked item, the available quantity at every location. */
+  availableEverywhere: statement((v: Placeholders<{ variants: string[] }>) => availableOf(v.variants, sql`true`)),
+  /** Per variant and linked item, the available quantity at the locations (none given: nothing). */
+  availableAt: statement((v: Placeholders<{ variants: string[]; locations: string[] }>) =>
+    availableOf(v.variants, inList(inventoryLevel.location_id, v.locations)),
+  ),
+  /** Removes the links of the variants `ids` and answers them. */
+  unlinkVariants: statement((v: Placeholders<{ ids: string[] }>) =>
+    db.delete(inventoryItemVariant).where(inList(inventoryItemVariant.variant_id, v.ids)).returning({
+      variant_id: inventoryItemVariant.variant_id,
+      inventory_item_id: inventoryItemVariant.inventory_item_id,
+      required_quantity: inventoryItemVariant.required_quantity,
+    }),
+  ),
+  /** The variants linked to the item. */
+  variantsOfItem: statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({ variant_id: inventoryItemVariant.variant_id })
+      .from(inventoryItemVariant)
+      .where(eq(inventoryItemVariant.inventory_item_id, v.id)),
+  ),
   /** The variants' links, locked, as {@link restoreDetached} puts them back. */
   readLinks: (variantIds: string[]): Promise<Array<RowSnapshot<InventoryItemVariantRow>>> =>
     readRows(db, inventoryItemVariant, inList(inventoryItemVariant.variant_id, variantIds), { lock: true }),
@@ -709,11 +520,65 @@ export const inventoryQueries = {
     await restoreRows(db, inventoryItemVariant, detached.links);
   },
 
-  // --- integrity
-  /** Levels with a negative quantity or a reserved quantity other than their reservations' sum, by id. */
-  badLevels: (limit: number) => badLevels({ limit }),
-  /** The units the live reservations of each line item hold. */
-  reservedForLines: (lineIds: string[]) => reservedForLines({ ids: lineIds }),
+  // --- integrity (`kasse check`)
+  /** Levels with a negative quantity, or a reserved quantity other than their live reservations' sum, by id. */
+  badLevels: statement((v: Placeholders<{ limit: number }>) => {
+    const held = db
+      .select({
+        inventory_item_id: reservationItem.inventory_item_id,
+        location_id: reservationItem.location_id,
+        total: sql<number>`sum(${reservationItem.quantity})`.as("total"),
+      })
+      .from(reservationItem)
+      .where(liveReservation)
+      .groupBy(reservationItem.inventory_item_id, reservationItem.location_id)
+      .as("r");
+    return db
+      .select({
+        id: inventoryLevel.id,
+        stocked: inventoryLevel.stocked_quantity,
+        reserved: inventoryLevel.reserved_quantity,
+        reservations: sql<number>`coalesce(${held.total}, 0)::int`,
+      })
+      .from(inventoryLevel)
+      .leftJoin(
+        held,
+        and(
+          eq(held.inventory_item_id, inventoryLevel.inventory_item_id),
+          eq(held.location_id, inventoryLevel.location_id),
+        ),
+      )
+      .where(
+        and(
+          liveLevel,
+          or(
+            lt(inventoryLevel.stocked_quantity, 0),
+            lt(inventoryLevel.reserved_quantity, 0),
+            ne(inventoryLevel.reserved_quantity, sql`coalesce(${held.total}, 0)`),
+          ),
+        ),
+      )
+      .orderBy(inventoryLevel.id)
+      .limit(asPlaceholder(v.limit));
+  }),
+  /** The units the live reservations of each of the line items `ids` hold. */
+  reservedForLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({
+        line_item_id: sql<string>`${reservationItem.line_item_id}`,
+        quantity: sql<number>`sum(${reservationItem.quantity})::int`,
+      })
+      .from(reservationItem)
+      .where(and(liveReservation, inList(reservationItem.line_item_id, v.ids)))
+      .groupBy(reservationItem.line_item_id),
+  ),
   /** One page (by id) of live reservations made for a line item. */
-  reservationLinesPage: (after: string, limit: number) => reservationLinesPage({ after, limit }),
+  reservationLinesPage: statement((v: Placeholders<{ after: string; limit: number }>) =>
+    db
+      .select({ id: reservationItem.id, line_item_id: sql<string>`${reservationItem.line_item_id}` })
+      .from(reservationItem)
+      .where(and(liveReservation, isNotNull(reservationItem.line_item_id), sql`${reservationItem.id} > ${v.after}`))
+      .orderBy(reservationItem.id)
+      .limit(asPlaceholder(v.limit)),
+  ),
 };

@@ -1,6 +1,6 @@
 import { errors, generateId, isKasseError } from "@kasse/core";
 import { inTransaction, transaction, type ListPaging } from "@kasse/db";
-import { levelMethods } from "./levels";
+import { assertItem, levelMethods } from "./levels";
 import { inventoryQueries as q } from "./queries";
 import { key, level, perLevel, reservation } from "./rows";
 import type { ReservationFilters, ReservationUpdate } from "./shapes";
@@ -133,13 +133,13 @@ export const reservationMethods = {
   async restoreReservations(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await transaction(async () => {
-      const rows = await q.unreleaseReservations([...new Set(ids)]);
+      const rows = await q.unreleaseReservations({ ids: [...new Set(ids)], now: new Date() });
       for (const g of perLevel(rows)) await addReserved(g.item, g.location, g.quantity, g.backorder);
     });
   },
 
   async retrieveReservation(id: string): Promise<Reservation> {
-    const row = await q.reservation(id);
+    const row = await q.reservation({ id });
     if (!row) throw errors.notFound(`Reservation with id: ${id} was not found`);
     return reservation(row);
   },
@@ -155,28 +155,31 @@ export const reservationMethods = {
   /** Changes quantity, location or details; a larger quantity or a new location is re-checked against stock. */
   async updateReservation(id: string, input: ReservationUpdate): Promise<Reservation> {
     return transaction(async () => {
-      const current = await q.lockReservation(id);
+      const current = await q.lockReservation({ id });
       if (!current) throw errors.notFound(`Reservation with id: ${id} was not found`);
       const location = input.location_id ?? current.location_id;
       const quantity = input.quantity ?? current.quantity;
       const item = current.inventory_item_id;
+      const now = new Date();
       if (location !== current.location_id) {
-        // Lock both levels in a fixed order, then move the quantity.
-        await q.lockLevels(item, [location, current.location_id]);
+        // Lock both levels in a fixed order (no deadlock between movers), then move the quantity.
+        for (const at of [location, current.location_id].sort()) await q.lockLevel({ item, location: at });
         await addReserved(item, location, quantity, current.allow_backorder);
-        await q.removeReserved(item, current.location_id, current.quantity);
+        await q.removeReserved({ item, location: current.location_id, quantity: current.quantity, now });
       } else if (quantity > current.quantity) {
         await addReserved(item, location, quantity - current.quantity, current.allow_backorder);
       } else if (quantity < current.quantity) {
-        await q.removeReserved(item, location, current.quantity - quantity);
+        await q.removeReserved({ item, location, quantity: current.quantity - quantity, now });
       }
-      const row = await q.updateReservation(id, {
+      const row = await q.updateReservation({
+        id,
         location_id: location,
         quantity,
         description: input.description,
         metadata: input.metadata,
+        now,
       });
-      return reservation(row);
+      return reservation(row!);
     });
   },
 
@@ -187,8 +190,10 @@ export const reservationMethods = {
   async releaseReservations(ids: string[]): Promise<Reservation[]> {
     if (ids.length === 0) return [];
     return transaction(async () => {
-      const rows = await q.releaseReservations([...new Set(ids)]);
-      for (const g of perLevel(rows)) await q.removeReserved(g.item, g.location, g.quantity);
+      const now = new Date();
+      const rows = await q.releaseReservations({ ids: [...new Set(ids)], now });
+      for (const { item, location, quantity } of perLevel(rows))
+        await q.removeReserved({ item, location, quantity, now });
       return rows.map(reservation);
     });
   },
@@ -196,7 +201,8 @@ export const reservationMethods = {
   /** Releases every live reservation of the given line items (order cancel, cart abandon). */
   async releaseLineItems(lineItemIds: string[]): Promise<Reservation[]> {
     if (lineItemIds.length === 0) return [];
-    return reservationMethods.releaseReservations(await q.reservationIdsOfLines(lineItemIds));
+    const rows = await q.reservationIdsOfLines({ ids: lineItemIds });
+    return reservationMethods.releaseReservations(rows.map((r) => r.id));
   },
 
   /**
@@ -210,7 +216,7 @@ export const reservationMethods = {
     return transaction(async () => {
       const ids = [...new Set(inputs.map((i) => i.reservation_id))].sort();
       if (ids.length !== inputs.length) throw errors.invalidData("Each reservation may be consumed once per call");
-      const rows = await q.lockReservations(ids);
+      const rows = await q.lockReservations({ ids });
       const byId = new Map(rows.map((r) => [r.id, r]));
       const consumed: ConsumedReservation[] = [];
       for (const input of inputs) {
@@ -229,12 +235,13 @@ export const reservationMethods = {
           deleted: quantity === row.quantity,
         });
       }
+      const now = new Date();
       for (const c of consumed) {
-        if (c.deleted) await q.deleteReservation(c.reservation_id);
-        else await q.addToReservation(c.reservation_id, -c.quantity);
+        if (c.deleted) await q.deleteReservation({ id: c.reservation_id, now });
+        else await q.addToReservation({ id: c.reservation_id, quantity: -c.quantity, now });
       }
       for (const g of perLevel(consumed)) {
-        if (!(await q.takeFromLevel(g.item, g.location, g.quantity)))
+        if (!(await q.takeFromLevel({ item: g.item, location: g.location, quantity: g.quantity, now })))
           throw errors.invalidData(
             `Insufficient inventory: item ${g.item} at location ${g.location} has less than ${g.quantity} in stock to fulfill`,
           );
@@ -257,7 +264,7 @@ export const reservationMethods = {
         throw errors.invalidData(`Fulfilled quantity must be a positive integer, got ${l.quantity}`);
     return transaction(async () => {
       const links = await variantLinkMethods.listVariantInventoryItems([...new Set(lines.map((l) => l.variant_id))]);
-      const rows = await q.lockReservationsOfLines([...new Set(lines.map((l) => l.line_item_id))]);
+      const rows = await q.lockReservationsOfLines({ ids: [...new Set(lines.map((l) => l.line_item_id))] });
       const left = new Map(rows.map((r) => [r.id, r.quantity]));
       const take = new Map<string, number>();
       for (const line of lines) {
@@ -304,10 +311,12 @@ export const reservationMethods = {
   async restoreConsumed(consumed: ConsumedReservation[]): Promise<void> {
     if (consumed.length === 0) return;
     await transaction(async () => {
-      for (const g of perLevel(consumed)) await q.putBackInLevel(g.item, g.location, g.quantity);
+      const now = new Date();
+      for (const { item, location, quantity } of perLevel(consumed))
+        await q.putBackInLevel({ item, location, quantity, now });
       for (const c of consumed) {
-        if (c.deleted) await q.undeleteReservation(c.reservation_id);
-        else await q.addToReservation(c.reservation_id, c.quantity);
+        if (c.deleted) await q.undeleteReservation({ id: c.reservation_id, now });
+        else await q.addToReservation({ id: c.reservation_id, quantity: c.quantity, now });
       }
     });
   },
@@ -326,9 +335,11 @@ export const reservationMethods = {
         throw errors.invalidData(`Stock adjustment must be an integer, got ${a.adjustment}`);
     return transaction(async () => {
       const out: InventoryLevel[] = [];
+      const now = new Date();
       for (const g of perLevel(adjustments.map((a) => ({ ...a, quantity: a.adjustment })))) {
-        const aboveReserved = g.quantity < 0 && !options.allowBelowReserved;
-        const row = await q.adjustStocked(g.item, g.location, g.quantity, aboveReserved);
+        const adjust =
+          g.quantity < 0 && !options.allowBelowReserved ? q.adjustStockedAboveReserved : q.adjustStockedAboveZero;
+        const row = await adjust({ item: g.item, location: g.location, quantity: g.quantity, now });
         if (!row) {
           await levelMethods.retrieveLevel(g.item, g.location);
           throw errors.invalidData(
@@ -345,18 +356,14 @@ export const reservationMethods = {
 /** How many times `reserveForLines` plans again when the stock it chose was taken meanwhile. */
 const PLAN_ATTEMPTS = 3;
 
-/** The one guarded write that reserves: refuses (writes nothing) when the stock is not there. */
-async function addReserved(
-  itemId: string,
-  locationId: string,
-  quantity: number,
-  allowBackorder: boolean,
-): Promise<void> {
-  if (await q.addReserved(itemId, locationId, quantity, allowBackorder)) return;
-  if (!(await q.itemIsLive(itemId))) throw errors.notFound(`Inventory item with id: ${itemId} was not found`);
-  if (!(await q.levelAt(itemId, locationId)))
-    throw errors.invalidData(`Item ${itemId} is not stocked at location ${locationId}`);
+/** The one guarded write that reserves (a backorder: unguarded): refuses (writes nothing) when the stock is not there. */
+async function addReserved(item: string, location: string, quantity: number, backorder: boolean): Promise<void> {
+  const add = backorder ? q.addReservedAnyway : q.addReservedIfAvailable;
+  if (await add({ item, location, quantity, now: new Date() })) return;
+  await assertItem(item);
+  if (!(await q.levelAt({ item, location })))
+    throw errors.invalidData(`Item ${item} is not stocked at location ${location}`);
   throw errors.invalidData(
-    `Insufficient inventory: item ${itemId} at location ${locationId} has fewer than ${quantity} available`,
+    `Insufficient inventory: item ${item} at location ${location} has fewer than ${quantity} available`,
   );
 }

@@ -28,13 +28,7 @@ export const variantLinkMethods = {
     const known = await itemMethods.existing([...new Set(links.map((l) => l.inventory_item_id))]);
     const missing = links.find((l) => !known.has(l.inventory_item_id));
     if (missing) throw errors.notFound(`Inventory item with id: ${missing.inventory_item_id} was not found`);
-    await q.insertMissingLinks(
-      links.map((l) => ({
-        variant_id: l.variant_id,
-        inventory_item_id: l.inventory_item_id,
-        required_quantity: l.required_quantity ?? 1,
-      })),
-    );
+    await q.insertMissingLinks(links.map((l) => ({ ...l, required_quantity: l.required_quantity ?? 1 })));
   },
 
   /** Removes the links of the variants (the items stay); returns the removed links. */
@@ -42,7 +36,7 @@ export const variantLinkMethods = {
     variantIds: string[],
   ): Promise<Array<{ variant_id: string; inventory_item_id: string; required_quantity: number }>> {
     if (variantIds.length === 0) return [];
-    return q.unlinkVariants(variantIds);
+    return q.unlinkVariants({ ids: variantIds });
   },
 
   /**
@@ -54,7 +48,7 @@ export const variantLinkMethods = {
     const detached: DetachedVariants = { links: [], items: [], levels: [] };
     if (variantIds.length === 0) return detached;
     detached.links = await q.readLinks(variantIds);
-    await q.unlinkVariants(variantIds);
+    await q.unlinkVariants({ ids: variantIds });
     for (const itemId of new Set(detached.links.map((l) => l.inventory_item_id))) {
       if ((await variantLinkMethods.variantIdsForItem(itemId)).length > 0) continue;
       const { item, levels } = await q.readItem(itemId);
@@ -72,16 +66,14 @@ export const variantLinkMethods = {
   },
 
   /** Puts back what {@link detachVariants} removed: the items with their levels, then the links. */
-  async reattachVariants(detached: DetachedVariants): Promise<void> {
-    await q.restoreDetached(detached);
-  },
+  reattachVariants: (detached: DetachedVariants): Promise<void> => q.restoreDetached(detached),
 
   /** The live inventory items of each variant, in one query. */
   async listVariantInventoryItems(
     variantIds: string[],
   ): Promise<Map<string, Array<{ inventory_item_id: string; required_quantity: number }>>> {
     if (variantIds.length === 0) return new Map();
-    return groupBy(await q.itemsOfVariants(variantIds), (r) => r.variant_id, {
+    return groupBy(await q.itemsOfVariants({ ids: variantIds }), (r) => r.variant_id, {
       value: ({ variant_id: _variant, ...link }) => link,
     });
   },
@@ -99,7 +91,8 @@ export const variantLinkMethods = {
   },
 
   /** The variants linked to an item (e.g. to read their backorder flag). */
-  variantIdsForItem: (itemId: string): Promise<string[]> => q.variantsOfItem(itemId),
+  variantIdsForItem: async (itemId: string): Promise<string[]> =>
+    (await q.variantsOfItem({ id: itemId })).map((r) => r.variant_id),
 
   /**
    * Sellable quantity per variant over the given locations (`"all"`: every location), in one query for a whole page:
@@ -111,7 +104,11 @@ export const variantLinkMethods = {
     const out = new Map<string, number>();
     if (variantIds.length === 0) return out;
     // "all": every location's stock (the Admin's view of a variant); else only those given (none: nothing).
-    for (const r of await q.available(variantIds, locationIds)) {
+    const rows =
+      locationIds === "all"
+        ? await q.availableEverywhere({ variants: variantIds })
+        : await q.availableAt({ variants: variantIds, locations: locationIds });
+    for (const r of rows) {
       const sellable = Math.floor(Number(r.available) / r.required_quantity);
       const current = out.get(r.variant_id);
       out.set(r.variant_id, current === undefined ? sellable : Math.min(current, sellable));

@@ -5,7 +5,6 @@ import {
   stockLocation,
   stockLocationAddress,
   stockLocationProviderExclusion as exclusions,
-  type StockLocationAddressRow,
   type StockLocationRow,
 } from "./schema";
 import type { StockLocationFilters } from "./shapes";
@@ -15,54 +14,7 @@ import type { StockLocationFilters } from "./shapes";
 const locations = liveRecords(stockLocation, "Stock location", { name: stockLocation.name });
 const links = salesChannelStockLocation;
 
-// Where a cart's lines are available (each line added, and checkout).
-const locationsOfChannels = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
-    .from(links)
-    .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
-    .where(and(inList(links.sales_channel_id, v.ids), locations.live))
-    .orderBy(stockLocation.created_at, stockLocation.id),
-);
-
-const channelsOfLocations = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .selectDistinct({ id: links.sales_channel_id })
-    .from(links)
-    .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
-    .where(and(inList(links.stock_location_id, v.ids), locations.live)),
-);
-
-const addressesById = rowsOf(stockLocationAddress, stockLocationAddress.id);
-
-const linksOf = rowsOf(links, links.stock_location_id, { order: [links.created_at, links.sales_channel_id] });
-
 type AddressInsert = Omit<typeof stockLocationAddress.$inferInsert, "created_at" | "updated_at" | "deleted_at">;
-
-const insertAddress = statement((v: Placeholders<Required<AddressInsert>>) =>
-  db.insert(stockLocationAddress).values(v),
-);
-
-const deleteAddress = statement((v: Placeholders<{ id: string; deleted_at: Date }>) =>
-  db
-    .update(stockLocationAddress)
-    .set({ deleted_at: v.deleted_at, updated_at: v.deleted_at })
-    .where(eq(stockLocationAddress.id, v.id)),
-);
-
-const unlinkAll = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(links).where(eq(links.stock_location_id, v.id)),
-);
-
-const unlink = statement((v: Placeholders<{ id: string; channels: string[] }>) =>
-  db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
-);
-
-const exclusionsOf = rowsOf(exclusions, exclusions.stock_location_id);
-
-const include = statement((v: Placeholders<{ id: string; providers: string[] }>) =>
-  db.delete(exclusions).where(and(eq(exclusions.stock_location_id, v.id), inList(exclusions.provider_id, v.providers))),
-);
 
 /** The filters of a location list as conditions. */
 function conditions(filters: StockLocationFilters): SQL[] {
@@ -86,16 +38,17 @@ export const stockLocationQueries = {
   async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
     await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));
   },
-  addresses: (ids: string[]): Promise<StockLocationAddressRow[]> => addressesById(ids),
-  /** The channel links of the locations `ids`, oldest first. */
-  links: (ids: string[]) => linksOf(ids),
-  insertAddress: async (address: Required<AddressInsert>): Promise<void> => {
-    await insertAddress(address);
-  },
+  addresses: rowsOf(stockLocationAddress, stockLocationAddress.id),
+  /** The channel links of the locations, oldest first. */
+  links: rowsOf(links, links.stock_location_id, { order: [links.created_at, links.sales_channel_id] }),
+  insertAddress: statement((v: Placeholders<Required<AddressInsert>>) => db.insert(stockLocationAddress).values(v)),
   /** Soft-deletes the address `id`. */
-  deleteAddress: async (id: string): Promise<void> => {
-    await deleteAddress({ id, deleted_at: new Date() });
-  },
+  deleteAddress: statement((v: Placeholders<{ id: string; deleted_at: Date }>) =>
+    db
+      .update(stockLocationAddress)
+      .set({ deleted_at: v.deleted_at, updated_at: v.deleted_at })
+      .where(eq(stockLocationAddress.id, v.id)),
+  ),
   /** Links the location to the channels; a link that exists stays as it is. */
   async link(id: string, channels: string[]): Promise<void> {
     await db
@@ -103,15 +56,13 @@ export const stockLocationQueries = {
       .values(channels.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id })))
       .onConflictDoNothing();
   },
-  unlink: async (id: string, channels: string[]): Promise<void> => {
-    await unlink({ id, channels });
-  },
+  unlink: statement((v: Placeholders<{ id: string; channels: string[] }>) =>
+    db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
+  ),
   /** Removes every channel link of the location. */
-  unlinkAll: async (id: string): Promise<void> => {
-    await unlinkAll({ id });
-  },
-  /** The providers the locations `ids` do not use. */
-  exclusions: (ids: string[]) => exclusionsOf(ids),
+  unlinkAll: statement((v: Placeholders<{ id: string }>) => db.delete(links).where(eq(links.stock_location_id, v.id))),
+  /** The providers the locations do not use. */
+  exclusions: rowsOf(exclusions, exclusions.stock_location_id),
   /** Turns the providers off for the location; one already off stays as it is. */
   async exclude(id: string, providers: string[]): Promise<void> {
     await db
@@ -120,13 +71,26 @@ export const stockLocationQueries = {
       .onConflictDoNothing();
   },
   /** Turns the providers on again for the location. */
-  include: async (id: string, providers: string[]): Promise<void> => {
-    await include({ id, providers });
-  },
-  /** The live locations serving any of the channels `ids`, oldest first. */
-  locationsOfChannels: async (ids: string[]): Promise<string[]> =>
-    (await locationsOfChannels({ ids })).map((r) => r.id),
+  include: statement((v: Placeholders<{ id: string; providers: string[] }>) =>
+    db
+      .delete(exclusions)
+      .where(and(eq(exclusions.stock_location_id, v.id), inList(exclusions.provider_id, v.providers))),
+  ),
+  /** The live locations serving any of the channels `ids`, oldest first: where a cart's lines are available. */
+  locationsOfChannels: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .selectDistinct({ id: stockLocation.id, created_at: stockLocation.created_at })
+      .from(links)
+      .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
+      .where(and(inList(links.sales_channel_id, v.ids), locations.live))
+      .orderBy(stockLocation.created_at, stockLocation.id),
+  ),
   /** The channels any of the live locations `ids` serve. */
-  channelsOfLocations: async (ids: string[]): Promise<string[]> =>
-    (await channelsOfLocations({ ids })).map((r) => r.id),
+  channelsOfLocations: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .selectDistinct({ id: links.sales_channel_id })
+      .from(links)
+      .innerJoin(stockLocation, eq(stockLocation.id, links.stock_location_id))
+      .where(and(inList(links.stock_location_id, v.ids), locations.live)),
+  ),
 };

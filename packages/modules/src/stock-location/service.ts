@@ -54,7 +54,7 @@ export function createStockLocationService() {
         if (input.metadata !== undefined) changes.metadata = input.metadata;
         if (input.address !== undefined) {
           // The address is owned by the location: replace it rather than share it.
-          if (existing.address_id) await q.deleteAddress(existing.address_id);
+          if (existing.address_id) await q.deleteAddress({ id: existing.address_id, deleted_at: new Date() });
           changes.address_id = input.address ? await insertAddress(input.address) : null;
         }
         if (Object.keys(changes).length) await q.update(id, changes);
@@ -66,7 +66,7 @@ export function createStockLocationService() {
     async delete(id: string): Promise<void> {
       await transaction(async () => {
         await q.softDelete(id);
-        await q.unlinkAll(id);
+        await q.unlinkAll({ id });
       });
     },
 
@@ -76,7 +76,7 @@ export function createStockLocationService() {
         await service.retrieve(id);
         const add = [...new Set(input.add ?? [])];
         if (add.length) await q.link(id, add);
-        if (input.remove?.length) await q.unlink(id, input.remove);
+        if (input.remove?.length) await q.unlink({ id, channels: input.remove });
         return service.retrieve(id);
       });
     },
@@ -88,7 +88,7 @@ export function createStockLocationService() {
     async updateFulfillmentProviders(id: string, input: StockLocationFulfillmentProviders): Promise<StockLocation> {
       return transaction(async () => {
         await service.retrieve(id);
-        if (input.add?.length) await q.include(id, [...new Set(input.add)]);
+        if (input.add?.length) await q.include({ id, providers: [...new Set(input.add)] });
         if (input.remove?.length) await q.exclude(id, [...new Set(input.remove)]);
         return service.retrieve(id);
       });
@@ -103,17 +103,17 @@ export function createStockLocationService() {
     /** The live locations serving any of the given sales channels, oldest first. */
     async locationIdsForSalesChannels(salesChannelIds: string[]): Promise<string[]> {
       if (salesChannelIds.length === 0) return [];
-      return q.locationsOfChannels(salesChannelIds);
+      return (await q.locationsOfChannels({ ids: salesChannelIds })).map((r) => r.id);
     },
 
     /** The sales channels any of the given live locations serve (the `location_id` filter of a channel list). */
     async salesChannelIdsOfLocations(locationIds: string[]): Promise<string[]> {
       if (locationIds.length === 0) return [];
-      return q.channelsOfLocations(locationIds);
+      return (await q.channelsOfLocations({ ids: locationIds })).map((r) => r.id);
     },
 
     /** The ids among `ids` that are live locations; callers use it to reject unknown ids. */
-    existing: (ids: string[]): Promise<Set<string>> => q.existing(ids),
+    existing: q.existing,
   };
   return service;
 }
