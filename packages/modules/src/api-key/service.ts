@@ -13,6 +13,9 @@ const redact = (token: string): string => `${token.slice(0, 6)}***${token.slice(
 
 const ID_PREFIX = "apk";
 
+/** The time now, as a column's value (`at`) and as the ISO text a placeholder compared with a column takes (`now`). */
+const clock = (at = new Date()) => ({ at, now: at.toISOString() });
+
 /** Whether an actor id names an API key: a request authenticated by a secret key acts as the key (its id). */
 const isApiKeyId = (actorId: string): boolean => actorId.startsWith(`${ID_PREFIX}_`);
 
@@ -33,20 +36,10 @@ function assertMayManage(type: ApiKeyRow["type"], actorId: string): void {
 }
 
 /** An API key as the API shows it: no hash; a secret key's token only right after creation. */
-export interface ApiKeyDetails {
-  id: string;
+export type ApiKeyDetails = Omit<ApiKeyRow, "token" | "token_hash"> & {
   token?: string;
-  redacted: string;
-  title: string;
-  type: ApiKeyRow["type"];
-  created_by: string;
-  revoked_by: string | null;
-  revoked_at: Date | null;
   sales_channels?: Array<{ id: string }>;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+};
 
 function details(row: ApiKeyRow, channels: string[] | undefined): ApiKeyDetails {
   const { token, token_hash: _hash, ...rest } = row;
@@ -123,7 +116,7 @@ export function createApiKeyService() {
      */
     async revoke(id: string, revokedBy: string): Promise<ApiKeyDetails> {
       assertMayManage((await q.retrieve(id)).type, revokedBy);
-      if (!(await q.revoke(id, revokedBy))) {
+      if (!(await q.revoke({ id, by: revokedBy, ...clock() }))) {
         await q.retrieve(id);
         throw errors.invalidData(`API key with id: ${id} is already revoked`);
       }
@@ -133,7 +126,7 @@ export function createApiKeyService() {
     /** Deletes a key; as Medusa, only a revoked key can be deleted (a secret one only by a user). */
     async delete(id: string, by: string): Promise<void> {
       assertMayManage((await q.retrieve(id)).type, by);
-      if (!(await q.softDeleteRevoked(id))) {
+      if (!(await q.softDeleteRevoked({ id, ...clock() }))) {
         await q.retrieve(id);
         throw errors.notAllowed(`Cannot delete api keys that are not revoked - ${id}`);
       }
@@ -152,9 +145,9 @@ export function createApiKeyService() {
         const remove = [...new Set(input.remove ?? [])];
         if (add.some((c) => remove.includes(c)))
           throw errors.invalidData("A sales channel cannot be both added and removed");
-        if (remove.length) await q.unlink(id, remove);
-        if (add.length) await q.link(id, add);
-        await q.touch(id);
+        if (remove.length) await q.unlink({ id, channels: remove });
+        if (add.length) await q.link(add.map((sales_channel_id) => ({ api_key_id: id, sales_channel_id })));
+        await q.touch({ id, at: new Date() });
         return service.retrieve(id);
       });
     },
@@ -166,14 +159,14 @@ export function createApiKeyService() {
      * checks (the user module owns users), so a key dies with its maker's access.
      */
     async verifySecret(token: string): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
-      const found = await q.activeByHash(hashToken(token), "secret");
+      const found = await q.activeByHash({ hash: hashToken(token), type: "secret", now: clock().now });
       if (!found) return null;
       let maker = found.created_by;
       for (let depth = 0; isApiKeyId(maker); depth++) {
         if (depth === MAX_CREATOR_CHAIN) return null;
-        const next = await q.makerOfActiveSecret(maker);
-        if (next === undefined) return null;
-        maker = next;
+        const next = await q.activeSecretById({ id: maker, now: clock().now });
+        if (!next) return null;
+        maker = next.created_by;
       }
       return { id: found.id, created_by: maker };
     },
@@ -185,7 +178,7 @@ export function createApiKeyService() {
 
     /** The active publishable key with this token and its sales channel ids, or null. */
     async resolvePublishable(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null> {
-      const found = await q.activeByHash(hashToken(token), "publishable");
+      const found = await q.activeByHash({ hash: hashToken(token), type: "publishable", now: clock().now });
       if (!found) return null;
       return { id: found.id, sales_channel_ids: (await channelsOf([found.id])).get(found.id) ?? [] };
     },

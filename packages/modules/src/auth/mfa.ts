@@ -46,7 +46,7 @@ const newRecoveryCode = () => {
  */
 function mfaFactors(key: () => Buffer) {
   const own = async (identityId: string, factorId: string): Promise<MfaFactorRow> => {
-    const factor = await q.lockOwnFactor(identityId, factorId);
+    const factor = await q.lockOwnFactor({ identity_id: identityId, id: factorId });
     if (!factor) throw errors.notFound(`MFA factor with id: ${factorId} was not found`);
     return factor;
   };
@@ -60,17 +60,17 @@ function mfaFactors(key: () => Buffer) {
     if (!secret) throw errors.unexpectedState("The MFA secret cannot be opened: was JWT_SECRET changed?");
     const step = matchTotp(secret, code);
     if (step === null) return false;
-    return q.useTotpStep(factor.id, step);
+    return (await q.useTotpStep({ id: factor.id, step, updated_at: new Date() })) !== undefined;
   };
 
   /** Marks one unused recovery code of the identity used; false when there is none matching. */
-  const useRecoveryCode = (identityId: string, code: string): Promise<boolean> =>
-    q.useRecoveryCode(identityId, hashRecoveryCode(code));
+  const useRecoveryCode = async (identityId: string, code: string): Promise<boolean> =>
+    (await q.useRecoveryCode({ identity_id: identityId, code_hash: hashRecoveryCode(code) })) !== undefined;
 
   /** Whether `code` answers for the identity by `method`: its enabled factor's TOTP or a recovery code. */
   const useCode = async (identityId: string, method: MfaMethod, code: string): Promise<boolean> => {
     if (method === "recovery_code") return useRecoveryCode(identityId, code);
-    const factor = await q.enabledFactorOf(identityId, method);
+    const factor = await q.enabledFactorOf({ identity_id: identityId, provider: method });
     return factor ? useTotp(factor, code.trim()) : false;
   };
 
@@ -98,7 +98,7 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
   return {
     /** The identity's factors (pending and enabled), oldest first. */
     async list(identityId: string): Promise<MfaFactor[]> {
-      return (await q.factorsOf(identityId)).map(view);
+      return (await q.factorsOf({ identity_id: identityId })).map(view);
     },
 
     /**
@@ -113,12 +113,12 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
       const sealed = seal(secret, key());
       try {
         return await transaction(async () => {
-          const existing = await q.lockFactorOfProvider(identityId, input.provider);
+          const existing = await q.lockFactorOfProvider({ identity_id: identityId, provider: input.provider });
           if (existing?.status === "enabled")
             throw errors.conflict("MFA is already enabled for this account: disable it before setting it up again");
-          if (existing) await q.deleteFactor(existing.id);
-          const account = await q.firstLogin(identityId);
-          const row = await q.insertFactor({
+          if (existing) await q.deleteFactor({ id: existing.id });
+          const account = (await q.firstLogin({ identity_id: identityId }))?.entity_id;
+          const [row] = await q.insertFactor({
             id: generateId("authmfa"),
             auth_identity_id: identityId,
             provider: input.provider,
@@ -128,7 +128,7 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
             metadata: input.metadata ?? null,
           });
           return {
-            factor: view(row),
+            factor: view(row!),
             secret: base32Encode(secret),
             otpauth_url: otpauthUrl(secret, account ?? identityId, input.issuer ?? DEFAULT_ISSUER),
           };
@@ -145,7 +145,7 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
         const factor = await factors.own(identityId, factorId);
         if (factor.status !== "pending") throw errors.invalidData(`MFA factor ${factorId} is already enabled`);
         if (!(await factors.useTotp(factor, code.trim()))) return null;
-        return view(await q.enableFactor(factorId));
+        return view((await q.enableFactor({ id: factorId, updated_at: new Date() }))[0]!);
       });
       if (!ok) throw invalidCode();
       return ok;
@@ -162,8 +162,9 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
           if (!input.code) throw errors.invalidData(MFA_CODE_REQUIRED);
           if (!(await factors.useCode(identityId, input.method ?? factor.provider, input.code))) return null;
         }
-        await q.deleteFactor(factorId);
-        if (!(await q.hasEnabledFactor(identityId))) await q.deleteRecoveryCodesOf(identityId);
+        await q.deleteFactor({ id: factorId });
+        const own = { identity_id: identityId };
+        if (!(await q.enabledFactor(own))) await q.deleteRecoveryCodesOf(own);
         return { ...view(factor), status: "disabled" as const, updated_at: new Date() };
       });
       if (!removed) throw invalidCode();
@@ -176,19 +177,20 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
      */
     async removeAll(identityId: string): Promise<void> {
       await transaction(async () => {
-        await q.deleteChallengesOf(identityId);
-        await q.deleteRecoveryCodesOf(identityId);
-        await q.deleteFactorsOf(identityId);
+        const own = { identity_id: identityId };
+        await q.deleteChallengesOf(own);
+        await q.deleteRecoveryCodesOf(own);
+        await q.deleteFactorsOf(own);
       });
     },
 
     /** New recovery codes (answered this once, stored hashed), replacing the identity's old ones. */
     async generateRecoveryCodes(identityId: string, count: number = DEFAULT_RECOVERY_CODES): Promise<string[]> {
       return transaction(async () => {
-        if (!(await q.hasEnabledFactor(identityId)))
-          throw errors.invalidData("Enable MFA before generating recovery codes");
+        const own = { identity_id: identityId };
+        if (!(await q.enabledFactor(own))) throw errors.invalidData("Enable MFA before generating recovery codes");
         const codes = Array.from({ length: count }, newRecoveryCode);
-        await q.deleteRecoveryCodesOf(identityId);
+        await q.deleteRecoveryCodesOf(own);
         await q.insertRecoveryCodes(
           codes.map((code) => ({
             id: generateId("authmfarc"),
@@ -206,21 +208,22 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
      */
     async openChallenge(identityId: string, actorType: string, authProvider: string): Promise<MfaChallenge | null> {
       // Most sign-ins are of identities without MFA: one query answers them.
-      if (!(await q.hasEnabledFactor(identityId))) return null;
-      const since = new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs);
-      const [codes, failed] = await Promise.all([
-        q.hasUnusedRecoveryCode(identityId),
+      const own = { identity_id: identityId };
+      if (!(await q.enabledFactor(own))) return null;
+      const since = new Date(Date.now() - MFA_CHALLENGE.lockoutWindowMs).toISOString();
+      const [codes, attempts] = await Promise.all([
+        q.unusedRecoveryCode(own),
         // Wrong codes of the identity's recent sign-ins (an unfinished challenge's attempts all failed).
-        q.failedAttemptsSince(identityId, since),
+        q.failedAttemptsSince({ ...own, since }),
       ]);
-      if (failed >= MFA_CHALLENGE.lockoutAttempts)
+      if (attempts!.failed >= MFA_CHALLENGE.lockoutAttempts)
         throw new KasseError(
           "too_many_requests",
           `Too many wrong MFA codes for this account: try again in ${MFA_CHALLENGE.lockoutWindowMs / 60_000} minutes`,
         );
       // The identity's dead challenges go as a new one opens, so the table holds only live ones and their recent past.
-      await q.deleteDeadChallenges(identityId);
-      const row = await q.insertChallenge({
+      await q.deleteDeadChallenges(own);
+      const [row] = await q.insertChallenge({
         id: generateId("authmfachal"),
         auth_identity_id: identityId,
         actor_type: actorType,
@@ -229,7 +232,7 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
         max_attempts: MFA_CHALLENGE.maxAttempts,
         expires_at: new Date(Date.now() + MFA_CHALLENGE.ttlMs),
       });
-      return challengeView(row);
+      return challengeView(row!);
     },
 
     /**
@@ -242,15 +245,15 @@ export function createMfaService(options: { secret?: Uint8Array | string }) {
       input: MfaChallengeBody,
     ): Promise<{ auth_identity_id: string; actor_type: string }> {
       const outcome = await transaction(async () => {
-        const challenge = await q.attemptChallenge(challengeId);
+        const challenge = await q.attemptChallenge({ id: challengeId });
         if (!challenge) {
-          const dead = await q.challenge(challengeId);
+          const dead = await q.challenge({ id: challengeId });
           if (dead && !dead.completed_at && dead.expires_at > new Date())
             throw new KasseError("too_many_requests", "Too many wrong codes for this MFA challenge: sign in again");
           throw errors.unauthorized("The MFA challenge has expired or was already used: sign in again");
         }
         if (!(await factors.useCode(challenge.auth_identity_id, input.method, input.code))) return null;
-        await q.completeChallenge(challengeId);
+        await q.completeChallenge({ id: challengeId });
         return { auth_identity_id: challenge.auth_identity_id, actor_type: challenge.actor_type };
       });
       if (!outcome) throw invalidCode();

@@ -39,7 +39,7 @@ export function createOneTimeTokenService() {
           return service.issue({ ...input, replace: false });
         });
       const secret = input.secret ?? randomBytes(32).toString("base64url");
-      const row = await q.insertToken({
+      const [row] = await q.insertToken({
         id: generateId("otok"),
         kind: input.kind,
         token_hash: sha256(secret),
@@ -50,7 +50,7 @@ export function createOneTimeTokenService() {
         data: input.data ?? {},
         expires_at: new Date(Date.now() + input.ttlMs),
       });
-      return { secret, row };
+      return { secret, row: row! };
     },
 
     /**
@@ -62,18 +62,17 @@ export function createOneTimeTokenService() {
       secret: string,
       where: { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string } = {},
     ): Promise<OneTimeTokenRow | null> {
-      const row = await q.consumeToken(kind, sha256(secret), where);
-      return row ?? null;
+      return (await q.consumeToken({ ...where, kind, token_hash: sha256(secret) })) ?? null;
     },
 
     /** Makes a consumed token usable again until it expires (the undo of {@link consume} when what it allowed failed). */
     async release(id: string): Promise<void> {
-      await q.releaseToken(id);
+      await q.releaseToken({ id });
     },
 
     /** Voids every unused token of `kind` for an identity (after a password change, older reset links stop working). */
     async revokeForIdentity(kind: OneTimeTokenKind, authIdentityId: string): Promise<void> {
-      await q.revokeTokens(kind, authIdentityId);
+      await q.revokeTokens({ kind, auth_identity_id: authIdentityId });
     },
   };
   return service;

@@ -1,5 +1,5 @@
 import { errors, generateId, isKasseError } from "@kasse/core";
-import { isUniqueViolation, transaction } from "@kasse/db";
+import { groupBy, isUniqueViolation, transaction } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
 import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
@@ -68,6 +68,19 @@ function ownAddresses(identity: Pick<AuthIdentity, "provider_identities">): stri
   );
 }
 
+/** The claims of a token for `identity` acting as `actorType` `actorId` ("" for a registration token). */
+const claimsOf = (
+  identity: Pick<AuthIdentityRow, "id" | "app_metadata" | "credentials_version">,
+  actorType: string,
+  actorId: string,
+): ActorClaims => ({
+  actor_id: actorId,
+  actor_type: actorType,
+  auth_identity_id: identity.id,
+  app_metadata: identity.app_metadata,
+  credentials_version: identity.credentials_version,
+});
+
 /** The one answer to an address another account holds (registration, email change). */
 const emailTaken = (email: string) => errors.conflict(`An account with email ${email} already exists`);
 
@@ -91,9 +104,16 @@ export function createAuthService(options: AuthServiceOptions = {}) {
   const tokens = createOneTimeTokenService();
 
   const withProviders = async (rows: AuthIdentityRow[]): Promise<AuthIdentity[]> => {
-    const providers = await q.providersOf(rows.map((row) => row.id));
-    return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id)! }));
+    if (rows.length === 0) return [];
+    const providers = groupBy(await q.providersOf(rows.map((row) => row.id)), (p) => p.auth_identity_id);
+    return rows.map((row) => ({ ...row, provider_identities: providers.get(row.id) ?? [] }));
   };
+
+  /** The identity of a token's holder; one that is gone (or cannot be read) is `unauthorized`. */
+  const holder = (id: string): Promise<AuthIdentity> =>
+    service.retrieve(id).catch(() => {
+      throw errors.unauthorized("Invalid token");
+    });
 
   const provider = (id: string): AuthProvider => {
     const found = registry.get(id);
@@ -124,14 +144,13 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     },
 
     async retrieve(id: string): Promise<AuthIdentity> {
-      const row = await q.identity(id);
-      const [identity] = await withProviders(row ? [row] : []);
-      if (!identity) throw errors.notFound(`Auth identity with id: ${id} was not found`);
-      return identity;
+      const [identity] = await withProviders([await q.retrieve(id)]);
+      return identity!;
     },
 
     async findByProvider(providerId: string, entityId: string): Promise<AuthIdentity | null> {
-      const [identity] = await withProviders(await q.identityByProvider(providerId, entityId));
+      const found = await q.identityByProvider({ provider: providerId, entity_id: entityId });
+      const [identity] = await withProviders(found.map((r) => r.identity));
       return identity ?? null;
     },
 
@@ -146,7 +165,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     }): Promise<AuthIdentity> {
       try {
         return await transaction(async () => {
-          const identity = await q.insertIdentity(generateId("authid"), input.app_metadata ?? {});
+          const identity = await q.insertIdentity({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} });
           const entry = await q.insertProviderIdentity({
             id: generateId("provid"),
             entity_id: input.entity_id,
@@ -180,12 +199,12 @@ export function createAuthService(options: AuthServiceOptions = {}) {
 
     /** Deletes an identity and its provider identities for real, freeing its email. */
     async delete(id: string): Promise<void> {
-      if (!(await q.deleteIdentity(id))) throw errors.notFound(`Auth identity with id: ${id} was not found`);
+      if (!(await q.deleteIdentity({ id }))) throw errors.notFound(`Auth identity with id: ${id} was not found`);
     },
 
     /** Deletes a new identity if it is there (the compensation of its creation: gone already is fine). */
     async discard(id: string): Promise<void> {
-      await q.deleteIdentity(id);
+      await q.deleteIdentity({ id });
     },
 
     /**
@@ -193,7 +212,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      * actor again is a no-op; an identity already linked to another actor of that type is a `conflict`.
      */
     async linkActor(id: string, actorType: string, actorId: string): Promise<AuthIdentity> {
-      if (!(await q.linkActor(id, actorKey(actorType), actorId))) {
+      if (!(await q.linkActor({ id, key: actorKey(actorType), actor: actorId, updated_at: new Date() }))) {
         await service.retrieve(id);
         throw errors.conflict(`Auth identity ${id} is already linked to another ${actorType}`);
       }
@@ -202,17 +221,17 @@ export function createAuthService(options: AuthServiceOptions = {}) {
 
     /** The ids of the identities linked to `actorId` as `actorType` (normally one). */
     async identityIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
-      return q.identityIdsOfActor(actorKey(actorType), actorId);
+      return (await q.identityIdsOfActor({ key: actorKey(actorType), actor: actorId })).map((r) => r.id);
     },
 
     /** The providers (`emailpass`, OAuth ids) `actorId` can sign in with as `actorType`, each named once. */
     async providerIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
-      return q.providerIdsOfActor(actorKey(actorType), actorId);
+      return (await q.providerIdsOfActor({ key: actorKey(actorType), actor: actorId })).map((r) => r.provider);
     },
 
     /** Removes the identity's link to its actor of `actorType` (the compensation of {@link linkActor}). */
     async unlinkActor(id: string, actorType: string): Promise<void> {
-      await q.unlinkActor(id, actorKey(actorType));
+      await q.unlinkActor({ id, key: actorKey(actorType), updated_at: new Date() });
     },
 
     /** Runs a provider's `authenticate`: the identity, or (OAuth) a redirect location. */
@@ -245,9 +264,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      * without a password `invalid_data`.
      */
     async changePassword(identityId: string, input: { old_password: string; new_password: string }): Promise<void> {
-      const identity = await service.retrieve(identityId).catch(() => {
-        throw errors.unauthorized("Invalid token");
-      });
+      const identity = await holder(identityId);
       const email = identity.provider_identities.find((p) => p.provider === EMAILPASS)?.entity_id;
       if (!email) throw errors.invalidData("This account signs in without a password");
       await transaction(async () => {
@@ -328,9 +345,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      * ({@link ownAddresses}; else `not_allowed`). Answers whether it has proven that address.
      */
     async registrant(identityId: string, email: string): Promise<{ verified: boolean }> {
-      const identity = await service.retrieve(identityId).catch(() => {
-        throw errors.unauthorized("Invalid token");
-      });
+      const identity = await holder(identityId);
       if (actorIdOf(identity, "customer")) throw errors.conflict("This sign-in already has a customer account");
       const own = ownAddresses(identity);
       if (!own.includes(email))
@@ -357,7 +372,8 @@ export function createAuthService(options: AuthServiceOptions = {}) {
       const login = await service.findByProvider(EMAILPASS, email);
       let holders: AuthIdentity[] = [];
       if (prover.holder_customer_id) {
-        holders = await withProviders(await q.identitiesOfActor(actorKey("customer"), prover.holder_customer_id));
+        const actor = prover.holder_customer_id;
+        holders = await withProviders(await q.identitiesOfActor({ key: actorKey("customer"), actor }));
       }
       // The prover's own customer holding the address is no claim against it.
       const ownHolder = holders.some((h) => h.id === prover.auth_identity_id);
@@ -417,7 +433,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
       const ids = await service.identityIdsOfActor("customer", customerId);
       if (ids.length === 0) return;
       await transaction(async () => {
-        await q.moveLogin(ids, EMAILPASS, email).catch((error: unknown) => {
+        await q.moveLogin({ ids, provider: EMAILPASS, email, updated_at: new Date() }).catch((error: unknown) => {
           throw isUniqueViolation(error) ? emailTaken(email) : error;
         });
         for (const id of ids) {
@@ -429,7 +445,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
 
     /** Ends every token of the identity issued so far (its `credentials_version` goes up by one). */
     async endSessions(id: string): Promise<void> {
-      await q.endSessions(id);
+      await q.endSessions({ id, updated_at: new Date() });
     },
 
     /**
@@ -439,11 +455,12 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      * in force for every process as soon as it has committed.
      */
     async sessionAlive(claims: SessionClaims & Pick<ActorClaims, "credentials_version">): Promise<boolean> {
-      return q.alive(
-        claims.auth_identity_id,
-        claims.credentials_version,
-        claims.actor_id === "" ? undefined : { key: actorKey(claims.actor_type), actor: claims.actor_id },
-      );
+      const live = { id: claims.auth_identity_id, version: claims.credentials_version };
+      const found =
+        claims.actor_id === ""
+          ? await q.aliveIdentity(live)
+          : await q.aliveLinkedIdentity({ ...live, key: actorKey(claims.actor_type), actor: claims.actor_id });
+      return found !== undefined;
     },
 
     /**
@@ -454,15 +471,15 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     async disableOrphans(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
-      const rows = await q.lockLiveIdentities(ids);
+      const rows = await q.lockLiveIdentities({ ids });
       const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
-      if (orphans.length) await q.disableIdentities(orphans);
+      if (orphans.length) await q.disableIdentities({ ids: orphans, at: new Date() });
       return orphans;
     },
 
     /** Re-enables disabled identities (the compensation of {@link disableOrphans}). */
     async enable(ids: string[]): Promise<void> {
-      if (ids.length) await q.enableIdentities(ids);
+      if (ids.length) await q.enableIdentities({ ids, at: new Date() });
     },
 
     /**
@@ -471,7 +488,8 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      */
     async purgeDisabled(ids: string[]): Promise<void> {
       if (ids.length === 0) return;
-      await q.purgeDisabled(ids);
+      const purged = (await q.purgeDisabled({ ids })).map((row) => row.id);
+      if (purged.length) await q.deleteTokensOf({ ids: purged });
     },
 
     /**
@@ -482,13 +500,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     claimsFor(identity: AuthIdentity, actorType: string): ActorClaims {
       const actorId = actorIdOf(identity, actorType);
       if (!actorId && !selfRegistering.has(actorType)) throw invalidCredentials();
-      return {
-        actor_id: actorId,
-        actor_type: actorType,
-        auth_identity_id: identity.id,
-        app_metadata: identity.app_metadata,
-        credentials_version: identity.credentials_version,
-      };
+      return claimsOf(identity, actorType, actorId);
     },
 
     /**
@@ -514,22 +526,14 @@ export function createAuthService(options: AuthServiceOptions = {}) {
      */
     async completeMfaChallenge(challengeId: string, input: MfaChallengeBody): Promise<ActorClaims> {
       const passed = await service.mfa.completeChallenge(challengeId, input);
-      const identity = await service.retrieve(passed.auth_identity_id).catch(() => {
-        throw errors.unauthorized("Invalid token");
-      });
+      const identity = await holder(passed.auth_identity_id);
       return service.claimsFor(identity, passed.actor_type);
     },
 
     /** Registers a new identity: claims of a registration token (`actor_id` ""). */
     async registerActor(actorType: string, providerId: string, input: ProviderInput): Promise<ActorClaims> {
       const identity = await service.register(providerId, input);
-      return {
-        actor_id: "",
-        actor_type: actorType,
-        auth_identity_id: identity.id,
-        app_metadata: identity.app_metadata,
-        credentials_version: identity.credentials_version,
-      };
+      return claimsOf(identity, actorType, "");
     },
 
     /**
@@ -542,13 +546,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
       });
       const actorId = actorIdOf(identity, current.actor_type);
       if (current.actor_id && actorId !== current.actor_id) throw errors.unauthorized("Invalid token");
-      return {
-        actor_id: actorId,
-        actor_type: current.actor_type,
-        auth_identity_id: identity.id,
-        app_metadata: identity.app_metadata,
-        credentials_version: identity.credentials_version,
-      };
+      return claimsOf(identity, current.actor_type, actorId);
     },
   };
 

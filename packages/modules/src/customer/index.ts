@@ -4,34 +4,5 @@ export {
   type CustomerDetail,
   type CustomerCreateContext,
 } from "./service";
-export {
-  accountByEmailStep,
-  closeCustomersStep,
-  createCustomerStep,
-  deleteCustomerStep,
-  registeredCustomerStep,
-  setCustomerEmailStep,
-  type CreateCustomerStepInput,
-} from "./steps";
-export {
-  AddressCreate,
-  AddressResponse,
-  AddressUpdate,
-  CustomerCreate,
-  CustomerEmailChange,
-  CustomerEmailConfirm,
-  CustomerGroupCreate,
-  CustomerGroupResponse,
-  CustomerGroupUpdate,
-  CustomerPasswordChange,
-  CustomerResponse,
-  CustomerUpdate,
-  EmailChangeResponse,
-  StoreCustomerCreate,
-  StoreCustomerResponse,
-  type CustomerAddressRow,
-  type CustomerFilters,
-  type CustomerGroupFilters,
-  type CustomerGroupRow,
-  type CustomerRow,
-} from "./shapes";
+export * from "./steps";
+export * from "./shapes";

@@ -8,7 +8,6 @@ import type {
   CustomerCreate,
   CustomerFilters,
   CustomerGroupCreate,
-  CustomerGroupFilters,
   CustomerGroupUpdate,
   CustomerUpdate,
 } from "./shapes";
@@ -118,25 +117,35 @@ export function createCustomerService() {
     /** Soft delete of the customer and its addresses; answers the deletion time (what {@link restore} undoes). */
     async delete(id: string): Promise<Date> {
       await q.retrieve(id);
-      const now = new Date();
-      await transaction(() => q.softDelete(id, now));
-      return now;
+      const at = new Date();
+      await transaction(async () => {
+        await q.deleteAddressesOf({ id, at });
+        await q.deleteCustomer({ id, at });
+      });
+      return at;
     },
 
     /** Undoes {@link delete}: the customer and the addresses deleted with it (at `deletedAt`) are live again. */
     async restore(id: string, deletedAt: Date): Promise<void> {
-      await transaction(() => q.undelete(id, deletedAt));
+      const undelete = { id, deleted_at: deletedAt.toISOString(), at: new Date() };
+      await transaction(async () => {
+        await q.undeleteCustomer(undelete);
+        await q.undeleteAddressesOf(undelete);
+      });
     },
 
     /** The live customer with an account for `email`, or null. */
     findAccountByEmail: async (email: string): Promise<CustomerRow | null> =>
-      (await q.accountByEmail(normalizeEmail(email))) ?? null,
+      (await q.accountByEmail({ email: normalizeEmail(email) })) ?? null,
 
     /** Removes a customer that was just created, row and all (the compensation of creating it). */
-    remove: (id: string): Promise<void> => q.remove(id),
+    async remove(id: string): Promise<void> {
+      await q.remove({ id });
+    },
 
     /** The ids of the (live) groups a customer belongs to: pricing uses it for customer-group price lists. */
-    groupIdsOfCustomer: (customerId: string): Promise<string[]> => q.groupIdsOf(customerId),
+    groupIdsOfCustomer: async (customerId: string): Promise<string[]> =>
+      (await q.groupIdsOf({ id: customerId })).map((r) => r.id),
 
     // --- addresses -------------------------------------------------------------------------
 
@@ -149,7 +158,7 @@ export function createCustomerService() {
 
     /** An address of this customer; another customer's address is not found (never revealed). */
     async retrieveAddress(customerId: string, addressId: string): Promise<CustomerAddressRow> {
-      const found = await q.address(customerId, addressId);
+      const found = await q.address({ customer_id: customerId, id: addressId });
       if (!found) throw errors.notFound(`Address with id: ${addressId} was not found`);
       return found;
     },
@@ -193,7 +202,7 @@ export function createCustomerService() {
 
     async deleteAddress(customerId: string, addressId: string): Promise<void> {
       await service.retrieveAddress(customerId, addressId);
-      await q.deleteAddress(addressId);
+      await q.deleteAddress({ id: addressId, at: new Date() });
     },
 
     // --- groups ----------------------------------------------------------------------------
@@ -210,15 +219,16 @@ export function createCustomerService() {
       );
     },
 
-    retrieveGroup: (id: string): Promise<CustomerGroupRow> => q.retrieveGroup(id),
+    retrieveGroup: q.retrieveGroup,
 
-    /** The live members' ids of each group, in one query, oldest membership first. */
-    memberIds: (groupIds: string[]): Promise<Map<string, string[]>> => q.membersOf(groupIds),
+    /** The live members' ids of each group (every group has an entry), in one query, oldest membership first. */
+    async memberIds(groupIds: string[]): Promise<Map<string, string[]>> {
+      if (groupIds.length === 0) return new Map();
+      const rows = await q.membersOf({ ids: groupIds });
+      return groupBy(rows, (r) => r.group_id, { value: (r) => r.customer_id, keys: groupIds });
+    },
 
-    listGroups: (
-      filters: CustomerGroupFilters,
-      page: ListPaging,
-    ): Promise<{ items: CustomerGroupRow[]; count: number }> => q.listGroups(filters, page),
+    listGroups: q.listGroups,
 
     updateGroup: (id: string, input: CustomerGroupUpdate): Promise<CustomerGroupRow> =>
       q.updateGroup(id, input, `A customer group named ${input.name} already exists`),
@@ -227,7 +237,7 @@ export function createCustomerService() {
     async deleteGroup(id: string): Promise<void> {
       await service.retrieveGroup(id);
       await transaction(async () => {
-        await q.deleteMembershipsOf(id);
+        await q.deleteMembershipsOf({ group_id: id });
         await q.softDeleteGroup(id);
       });
     },
@@ -294,14 +304,16 @@ async function changeMemberships(
   const pair = (id: string) =>
     ofGroup ? { customer_id: id, customer_group_id: ownId } : { customer_id: ownId, customer_group_id: id };
   if (add.length > 0) await q.addMemberships(add.map((id) => ({ ...pair(id), created_by: createdBy })));
-  if (remove.length > 0) await (ofGroup ? q.removeFromGroup(ownId, remove) : q.removeFromGroups(ownId, remove));
+  if (remove.length === 0) return;
+  if (ofGroup) await q.removeFromGroup({ group_id: ownId, customer_ids: remove });
+  else await q.removeFromGroups({ customer_id: ownId, group_ids: remove });
 }
 
 /** Loads addresses and groups of many customers with one query per relation. */
 async function withRelations(rows: CustomerRow[]): Promise<CustomerDetail[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [addresses, memberships] = await Promise.all([q.addressesOf(ids), q.groupsOf(ids)]);
+  const [addresses, memberships] = await Promise.all([q.addressesOf(ids), q.groupsOf({ ids })]);
   const addressesOf = groupBy(addresses, (a) => a.customer_id);
   const groupsOf = groupBy(memberships, (m) => m.customer_id, { value: (m) => m.group });
   return rows.map((row) => {
@@ -318,14 +330,16 @@ async function withRelations(rows: CustomerRow[]): Promise<CustomerDetail[]> {
 }
 
 async function assertEmailFree(email: string, hasAccount: boolean, exceptId: string | null): Promise<void> {
-  if (await q.emailTaken(email, hasAccount, exceptId))
+  if (await q.emailTaken({ email, has_account: hasAccount, except_id: exceptId ?? "" }))
     throw errors.conflict(`A customer with email ${email}${hasAccount ? " and an account" : ""} already exists`);
 }
 
 /** Clears the previous default of each kind the new or updated address claims. */
 async function clearDefaults(
-  customerId: string,
+  customer_id: string,
   flags: { is_default_shipping?: boolean; is_default_billing?: boolean },
 ): Promise<void> {
-  await q.clearDefaults(customerId, { shipping: flags.is_default_shipping, billing: flags.is_default_billing });
+  const at = new Date();
+  if (flags.is_default_shipping) await q.clearDefaultShipping({ customer_id, at });
+  if (flags.is_default_billing) await q.clearDefaultBilling({ customer_id, at });
 }

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { CountryCode, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
-import { type ListFilters } from "@kasse/db";
+import { MetadataView, OrNull, TimestampView, type ListFilters, type RangeFilter } from "@kasse/db";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
@@ -21,7 +21,7 @@ export const CustomerCreate = Strict({ email: Email(), ...customerFields });
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
 /** Body of `POST /admin/customers/{id}` and `POST /store/customers/me`: the create fields, all optional. */
-export const CustomerUpdate = Strict({ email: Type.Optional(Email()), ...customerFields });
+export const CustomerUpdate = Type.Partial(CustomerCreate, { additionalProperties: false });
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
 const addressFields = {
@@ -51,13 +51,7 @@ export const AddressCreate = Strict({
 export type AddressCreate = Static<typeof AddressCreate>;
 
 /** Body of an address update: every field optional, but a required one cannot be cleared. */
-export const AddressUpdate = Strict({
-  ...addressFields,
-  address_1: Type.Optional(Required()),
-  city: Type.Optional(Required()),
-  postal_code: Type.Optional(Required()),
-  country_code: Type.Optional(Country()),
-});
+export const AddressUpdate = Type.Partial(AddressCreate, { additionalProperties: false });
 export type AddressUpdate = Static<typeof AddressUpdate>;
 
 /** Body of `POST /admin/customer-groups`. */
@@ -73,8 +67,8 @@ export interface CustomerFilters extends ListFilters {
   email?: string[];
   has_account?: boolean;
   groups?: string[];
-  created_at?: import("@kasse/db").RangeFilter<Date>;
-  updated_at?: import("@kasse/db").RangeFilter<Date>;
+  created_at?: RangeFilter<Date>;
+  updated_at?: RangeFilter<Date>;
 }
 
 /** Filters of `GET /admin/customer-groups`. */
@@ -85,14 +79,8 @@ export interface CustomerGroupFilters extends ListFilters {
 }
 
 // Response schemas describe JSON, while services hand back Dates: the serializer writes them as ISO strings.
-const Timestamp = () => Type.Unsafe<Date | string>({ type: "string", format: "date-time" });
-const NullableTimestamp = () =>
-  Type.Unsafe<Date | string | null>({ anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] });
-const NullableText = () => Type.Union([Type.String(), Type.Null()]);
-const MetaOut = () =>
-  Type.Unsafe<Record<string, unknown> | null>({
-    anyOf: [{ type: "object", additionalProperties: true }, { type: "null" }],
-  });
+const NullableTimestamp = () => OrNull(TimestampView());
+const NullableText = () => OrNull(Type.String());
 
 /** An address as every response shows it. */
 export const AddressResponse = Type.Partial(
@@ -112,9 +100,9 @@ export const AddressResponse = Type.Partial(
     province: NullableText(),
     postal_code: NullableText(),
     phone: NullableText(),
-    metadata: MetaOut(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
+    metadata: MetadataView(),
+    created_at: TimestampView(),
+    updated_at: TimestampView(),
     deleted_at: NullableTimestamp(),
   }),
 );
@@ -125,9 +113,9 @@ export const CustomerGroupResponse = Type.Partial(
     id: Type.String(),
     name: Type.String(),
     created_by: NullableText(),
-    metadata: MetaOut(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
+    metadata: MetadataView(),
+    created_at: TimestampView(),
+    updated_at: TimestampView(),
     deleted_at: NullableTimestamp(),
   }),
 );
@@ -146,14 +134,14 @@ export const CustomerResponse = Type.Partial(
     company: NullableText(),
     company_name: NullableText(),
     has_account: Type.Boolean(),
-    metadata: MetaOut(),
+    metadata: MetadataView(),
     default_billing_address_id: NullableText(),
     default_shipping_address_id: NullableText(),
     addresses: Type.Array(AddressResponse),
     groups: Type.Array(CustomerGroupResponse),
     created_by: NullableText(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
+    created_at: TimestampView(),
+    updated_at: TimestampView(),
     deleted_at: NullableTimestamp(),
   }),
 );

@@ -1,15 +1,4 @@
 export { createUserService, type UserService } from "./service";
 export { createInviteService, INVITE_TTL_MS, type InviteService, type InviteDetails } from "./invites";
 export { claimInviteStep, createUserStep, deleteUserStep } from "./steps";
-export {
-  InviteAccept,
-  InviteCreate,
-  InviteView,
-  UserCreate,
-  UserUpdate,
-  UserView,
-  type InviteFilters,
-  type InviteRow,
-  type UserFilters,
-  type UserRow,
-} from "./shapes";
+export * from "./shapes";

@@ -2,13 +2,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation, type ListPaging } from "@kasse/db";
 import { inviteQueries as q, userQueries } from "./queries";
+import { normalizeEmail, withNormalizedEmail } from "./service";
 import type { InviteRow } from "./schema";
 import type { InviteCreate, InviteFilters } from "./shapes";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** An invite as the API shows it: never its hash. */
@@ -30,7 +30,7 @@ export function createInviteService() {
     /** A new invite; an email that already has a user or a live invite is `conflict`. */
     async create(input: InviteCreate): Promise<{ invite: InviteDetails; secret: string }> {
       const email = normalizeEmail(input.email);
-      if (await userQueries.byEmail(email)) throw errors.conflict(`A user with email ${email} already exists`);
+      if (await userQueries.byEmail({ email })) throw errors.conflict(`A user with email ${email} already exists`);
       const secret = randomBytes(32).toString("base64url");
       try {
         const created = await q.insert({
@@ -50,15 +50,15 @@ export function createInviteService() {
     retrieve: async (id: string): Promise<InviteDetails> => details(await q.retrieve(id)),
 
     async list(filters: InviteFilters, page: ListPaging): Promise<{ items: InviteDetails[]; count: number }> {
-      const email = filters.email?.map(normalizeEmail);
-      const { items, count } = await q.list({ ...filters, ...(email ? { email } : {}) }, page);
+      const { items, count } = await q.list(withNormalizedEmail(filters), page);
       return { items: items.map(details), count };
     },
 
     /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
     async resend(id: string): Promise<{ invite: InviteDetails; secret: string }> {
       const secret = randomBytes(32).toString("base64url");
-      const updated = await q.renew(id, sha256(secret), new Date(Date.now() + INVITE_TTL_MS));
+      const expires_at = new Date(Date.now() + INVITE_TTL_MS);
+      const updated = await q.renew({ id, token_hash: sha256(secret), expires_at, at: new Date() });
       if (!updated) {
         await q.retrieve(id);
         throw errors.invalidData(`Invite with id: ${id} was already accepted`);
@@ -67,11 +67,11 @@ export function createInviteService() {
     },
 
     /** Soft delete: the invite's secret stops working and its email may be invited again. */
-    delete: (id: string): Promise<void> => q.softDelete(id),
+    delete: q.softDelete,
 
     /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
     async findOpen(secret: string): Promise<InviteDetails | null> {
-      const found = await q.openByHash(sha256(secret));
+      const found = await q.openByHash({ token_hash: sha256(secret) });
       return found ? details(found) : null;
     },
 
@@ -80,12 +80,14 @@ export function createInviteService() {
      * accepted; otherwise null and nothing changes. Undone by {@link unclaim}.
      */
     async claim(id: string): Promise<InviteDetails | null> {
-      const claimed = await q.claim(id);
+      const claimed = await q.claim({ id, at: new Date() });
       return claimed ? details(claimed) : null;
     },
 
     /** Opens a claimed invite again (the compensation of {@link claim}). */
-    unclaim: (id: string): Promise<void> => q.unclaim(id),
+    async unclaim(id: string): Promise<void> {
+      await q.unclaim({ id, at: new Date() });
+    },
   };
   return service;
 }

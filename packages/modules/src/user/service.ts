@@ -4,7 +4,12 @@ import { userQueries as q } from "./queries";
 import type { UserRow } from "./schema";
 import type { UserCreate, UserFilters, UserUpdate } from "./shapes";
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+/** Emails are compared case-insensitively: stored trimmed and lower case. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** A list's filters with their `email` values normalized. */
+export const withNormalizedEmail = <F extends { email?: string[] }>(filters: F): F =>
+  filters.email ? { ...filters, email: filters.email.map(normalizeEmail) } : filters;
 
 /**
  * Admin users: CRUD; the email is unique among live users (case-insensitive). Built once per
@@ -30,29 +35,33 @@ export function createUserService() {
       );
     },
 
-    retrieve: (id: string): Promise<UserRow> => q.retrieve(id),
+    retrieve: q.retrieve,
 
     /** Whether a live (not deleted) user has this id: a secret API key works only while its maker is one. */
     exists: async (id: string): Promise<boolean> => (await q.existing([id])).has(id),
 
     /** Whether any user exists (the first embedded start creates an admin when none does). */
-    any: (): Promise<boolean> => q.any(),
+    any: q.any,
 
-    retrieveByEmail: async (email: string): Promise<UserRow | null> => (await q.byEmail(normalizeEmail(email))) ?? null,
+    retrieveByEmail: async (email: string): Promise<UserRow | null> =>
+      (await q.byEmail({ email: normalizeEmail(email) })) ?? null,
 
-    list: (filters: UserFilters, page: ListPaging) =>
-      q.list({ ...filters, ...(filters.email ? { email: filters.email.map(normalizeEmail) } : {}) }, page),
+    list: (filters: UserFilters, page: ListPaging) => q.list(withNormalizedEmail(filters), page),
 
     update: (id: string, input: UserUpdate): Promise<UserRow> => q.update(id, input),
 
     /** Soft delete; the email becomes free for a new user. */
-    delete: (id: string): Promise<void> => q.softDelete(id),
+    delete: q.softDelete,
 
     /** Removes a user that was just created, row and all (the compensation of creating it). */
-    remove: (id: string): Promise<void> => q.remove(id),
+    async remove(id: string): Promise<void> {
+      await q.remove({ id });
+    },
 
     /** Makes a soft-deleted user live again (the compensation of deleting it). */
-    restore: (id: string): Promise<void> => q.undelete(id),
+    async restore(id: string): Promise<void> {
+      await q.undelete({ id, at: new Date() });
+    },
   };
   return service;
 }

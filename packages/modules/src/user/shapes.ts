@@ -10,23 +10,20 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
 const MetadataBody = OptionalMetadata();
 
-/** Input of user creation (`kasse user create`, the first start, invites). */
-export const UserCreate = Strict({
-  email: Email(),
+/** What a user's profile holds (Medusa: the email is not editable). */
+const profile = {
   first_name: Nullable(Title({ maxLength: 200 })),
   last_name: Nullable(Title({ maxLength: 200 })),
   avatar_url: Nullable(Type.String({ maxLength: 2048 })),
   metadata: MetadataBody,
-});
+};
+
+/** Input of user creation (`kasse user create`, the first start, invites). */
+export const UserCreate = Strict({ email: Email(), ...profile });
 export type UserCreate = Static<typeof UserCreate>;
 
-/** Body of `POST /admin/users/{id}` (Medusa: the email is not editable). */
-export const UserUpdate = Strict({
-  first_name: Nullable(Title({ maxLength: 200 })),
-  last_name: Nullable(Title({ maxLength: 200 })),
-  avatar_url: Nullable(Type.String({ maxLength: 2048 })),
-  metadata: MetadataBody,
-});
+/** Body of `POST /admin/users/{id}`. */
+export const UserUpdate = Strict(profile);
 export type UserUpdate = Static<typeof UserUpdate>;
 
 /** What a user's and an invite's views end with: their metadata and times. */
@@ -75,9 +72,7 @@ export const InviteView = Type.Object({
 });
 
 /** Filters of `GET /admin/invites`. */
-export interface InviteFilters extends ListFilters {
-  email?: string[];
-}
+export type InviteFilters = UserFilters;
 
 // What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
 export { type InviteRow, type UserRow } from "./schema";
