@@ -38,20 +38,17 @@ export interface CalculatedPrice {
   currency_code: string;
   is_calculated_price_tax_inclusive: boolean;
   is_original_price_tax_inclusive: boolean;
-  calculated_price: {
-    id: string;
-    price_list_id: string | null;
-    price_list_type: "sale" | "override" | null;
-    min_quantity: number | null;
-    max_quantity: number | null;
-  };
-  original_price: {
-    id: string;
-    price_list_id: string | null;
-    price_list_type: "sale" | "override" | null;
-    min_quantity: number | null;
-    max_quantity: number | null;
-  };
+  calculated_price: PriceRef;
+  original_price: PriceRef;
+}
+
+/** Which price a calculated amount comes from: the price, its list and tier. */
+interface PriceRef {
+  id: string;
+  price_list_id: string | null;
+  price_list_type: "sale" | "override" | null;
+  min_quantity: number | null;
+  max_quantity: number | null;
 }
 
 interface Ranked {
@@ -146,7 +143,7 @@ const mostSpecificFirst = (a: Ranked, b: Ranked) =>
 const cheapestFirst = (a: Ranked, b: Ranked) =>
   a.price.amount - b.price.amount || specificity(b) - specificity(a) || byId(a, b);
 
-function describe({ price, list }: Ranked): CalculatedPrice["calculated_price"] {
+function describe({ price, list }: Ranked): PriceRef {
   return {
     id: price.id,
     price_list_id: list?.id ?? null,

@@ -1,11 +1,4 @@
-export {
-  calculatePrice,
-  listApplies,
-  type CalculatedPrice,
-  type CandidateList,
-  type CandidatePrice,
-  type PricingContext,
-} from "./calculate";
+export * from "./calculate";
 export type { Price, PriceInput } from "./prices";
 export { createPricingService, type PricingService, type PriceContext, type VariantPricesSnapshot } from "./service";
 export {
@@ -21,30 +14,5 @@ export {
   type TaxInclusion,
   type TaxInclusionUndo,
 } from "./price-preference-service";
-export {
-  replaceVariantPricesStep,
-  setCurrencyTaxInclusionStep,
-  setRegionTaxInclusionStep,
-  type CurrencyTaxInclusion,
-  type RegionTaxInclusion,
-} from "./steps";
-export {
-  CalculatedPriceView,
-  PriceListCreate,
-  PriceListPriceCreate,
-  PriceListPriceUpdate,
-  PriceListPricesBatch,
-  PriceListRules,
-  PriceListUpdate,
-  PriceListView,
-  PricePreferenceCreate,
-  PricePreferenceUpdate,
-  PricePreferenceView,
-  PriceView,
-  VariantPriceInput,
-  type PriceListFilters,
-  type PriceListRow,
-  type PricePreferenceFilters,
-  type PricePreferenceRow,
-  type PriceRow,
-} from "./shapes";
+export * from "./steps";
+export * from "./shapes";

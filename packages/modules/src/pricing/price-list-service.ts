@@ -1,15 +1,9 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
-import { priceValues, toPrice, validatePrices, type Price } from "./prices";
+import { insertPrices, priceValues, ruleMap, toDate, toPrice, validatePrices, type Price } from "./prices";
 import { pricingQueries as q } from "./queries";
 import type { PriceListRow } from "./schema";
-import type {
-  PriceListCreate,
-  PriceListFilters,
-  PriceListPriceCreate,
-  PriceListPricesBatch,
-  PriceListUpdate,
-} from "./shapes";
+import type { PriceListCreate, PriceListFilters, PriceListPricesBatch, PriceListUpdate } from "./shapes";
 
 /** A price list as the Admin API shows it: Medusa's shape, rules as `{attribute: values[]}`. */
 export type PriceList = Omit<PriceListRow, "deleted_at"> & { rules: Record<string, string[]>; prices: Price[] };
@@ -37,7 +31,7 @@ export function createPriceListService() {
       validatePrices(input.prices ?? []);
       const id = generateId("plist");
       await transaction(async () => {
-        await q.insertList({
+        await q.lists.insert({
           id,
           title: input.title,
           description: input.description ?? "",
@@ -52,12 +46,12 @@ export function createPriceListService() {
       return service.retrieve(id);
     },
 
-    retrieve: async (id: string): Promise<PriceList> => (await withRelations([await q.retrieveList(id)]))[0]!,
+    retrieve: async (id: string): Promise<PriceList> => (await withRelations([await q.lists.retrieve(id)]))[0]!,
 
     /** The variants the live lists among `ids` price, each once. */
     async variantIds(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
-      return q.variantsOfLists(ids);
+      return (await q.variantsOfLists({ ids })).map((r) => r.variant_id);
     },
 
     /** A page of a price list's prices (404 for an unknown list), ordered by variant, currency and tier. */
@@ -66,13 +60,13 @@ export function createPriceListService() {
       filters: { id?: string[]; variant_id?: string[]; currency_code?: string[] },
       page: ListPaging,
     ): Promise<{ items: Price[]; count: number }> {
-      if (!(await q.findList(id))) throw q.notFoundList(id);
+      if (!(await q.lists.find(id))) throw q.lists.notFound(id);
       const { items, count } = await q.listPrices(id, filters, page);
       return { items: items.map(toPrice), count };
     },
 
     async list(filters: PriceListFilters, page: ListPaging): Promise<{ items: PriceList[]; count: number }> {
-      const { items, count } = await q.lists(filters, page);
+      const { items, count } = await q.lists.list(filters, page);
       return { items: await withRelations(items), count };
     },
 
@@ -92,11 +86,11 @@ export function createPriceListService() {
           updated_at: new Date(),
         });
         if (rules) {
-          await q.deleteRulesOf(id);
+          await q.deleteRulesOf({ list_id: id });
           await setRules(id, rules);
         }
         if (prices) {
-          await q.deletePricesOf(id);
+          await q.deletePricesOf({ list_id: id });
           await insertPrices(id, prices);
         }
       });
@@ -106,9 +100,9 @@ export function createPriceListService() {
     /** Soft-deletes the list; its prices and rules go with it. */
     async delete(id: string): Promise<void> {
       await transaction(async () => {
-        await q.softDeleteList(id);
-        await q.deletePricesOf(id);
-        await q.deleteRulesOf(id);
+        await q.lists.softDelete(id);
+        await q.deletePricesOf({ list_id: id });
+        await q.deleteRulesOf({ list_id: id });
       });
     },
 
@@ -121,7 +115,7 @@ export function createPriceListService() {
       validatePrices(creates);
       return transaction(async () => {
         const touched = [...new Set([...updates.map((u) => u.id), ...deletes])];
-        const owned = touched.length ? await q.lockListPrices(id, touched) : [];
+        const owned = touched.length ? await q.lockListPrices({ list_id: id, ids: touched }) : [];
         const missing = touched.filter((pid) => !owned.some((p) => p.id === pid));
         if (missing.length)
           throw errors.notFound(`Prices with ids: ${missing.join(", ")} were not found in price list ${id}`);
@@ -138,15 +132,15 @@ export function createPriceListService() {
           validatePrices([merged]);
           const row = await q.updatePrice({
             id: change.id,
-            price_list_id: id,
             variant_id: change.variant_id ?? current.variant_id,
             ...priceValues(merged),
+            updated_at: new Date(),
           });
           updated.push(toPrice(row!));
         }
-        if (deletes.length) await q.deletePrices(deletes);
+        if (deletes.length) await q.deletePrices({ ids: deletes });
         const created = await insertPrices(id, creates);
-        await q.touchList(id);
+        await q.touchList({ id, updated_at: new Date() });
         return { created, updated, deleted: { ids: deletes, object: "price" as const, deleted: true as const } };
       });
     },
@@ -156,13 +150,13 @@ export function createPriceListService() {
      * moment may change at it without any write, so a cached catalog answer expires there.
      */
     async nextChange(): Promise<Date | null> {
-      return toDate(await q.nextChange());
+      return toDate((await q.nextChange())?.at);
     },
 
     /** Removes one price from the list. */
     async deletePrice(id: string, priceId: string): Promise<void> {
       await service.retrieve(id);
-      if (!(await q.deleteListPrice(id, priceId)))
+      if (!(await q.deleteListPrice({ list_id: id, id: priceId })))
         throw errors.notFound(`Price with id: ${priceId} was not found in price list ${id}`);
     },
   };
@@ -170,11 +164,6 @@ export function createPriceListService() {
 }
 
 export type PriceListService = ReturnType<typeof createPriceListService>;
-
-function toDate(value: string | Date | null | undefined): Date | null {
-  if (value === undefined || value === null) return null;
-  return value instanceof Date ? value : new Date(value);
-}
 
 function checkDates(startsAt: string | Date | null | undefined, endsAt: string | Date | null | undefined): void {
   const start = toDate(startsAt);
@@ -187,31 +176,12 @@ function rulePairs(rules: RulesInput): Array<{ attribute: string; value: string 
   const pairs = Array.isArray(rules)
     ? rules.map((r) => ({ attribute: r.rule_type, value: r.value }))
     : Object.entries(rules).flatMap(([attribute, values]) => (values ?? []).map((value) => ({ attribute, value })));
-  const seen = new Set<string>();
-  return pairs.filter((p) => {
-    const key = `${p.attribute}\u0000${p.value}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return [...new Map(pairs.map((p) => [`${p.attribute}\u0000${p.value}`, p])).values()];
 }
 
 async function setRules(listId: string, rules: RulesInput): Promise<void> {
   const pairs = rulePairs(rules);
   if (pairs.length) await q.insertRules(pairs.map((p) => ({ id: generateId("plrule"), price_list_id: listId, ...p })));
-}
-
-async function insertPrices(listId: string, prices: PriceListPriceCreate[]): Promise<Price[]> {
-  if (prices.length === 0) return [];
-  const rows = await q.insertPrices(
-    prices.map((p) => ({
-      id: generateId("price"),
-      variant_id: p.variant_id,
-      price_list_id: listId,
-      ...priceValues(p),
-    })),
-  );
-  return rows.map(toPrice);
 }
 
 /** Rules and prices of a page of lists: one query per relation. */
@@ -221,9 +191,9 @@ async function withRelations(rows: PriceListRow[]): Promise<PriceList[]> {
   const [rules, prices] = await Promise.all([q.rulesOf(ids), q.pricesOfLists(ids)]);
   const rulesByList = groupBy(rules, (r) => r.price_list_id);
   const pricesByList = groupBy(prices, (p) => p.price_list_id, { value: toPrice });
-  return rows.map(({ deleted_at: _d, ...row }) => {
-    const ruleMap: Record<string, string[]> = {};
-    for (const r of rulesByList.get(row.id) ?? []) (ruleMap[r.attribute] ??= []).push(r.value);
-    return { ...row, rules: ruleMap, prices: pricesByList.get(row.id) ?? [] };
-  });
+  return rows.map(({ deleted_at: _d, ...row }) => ({
+    ...row,
+    rules: ruleMap(rulesByList.get(row.id) ?? []),
+    prices: pricesByList.get(row.id) ?? [],
+  }));
 }

@@ -1,5 +1,5 @@
-import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, type ListPaging } from "@kasse/db";
+import { generateId } from "@kasse/core";
+import type { ListPaging } from "@kasse/db";
 import { pricingQueries as q } from "./queries";
 import type { PricePreferenceRow } from "./schema";
 import type { PricePreferenceCreate, PricePreferenceFilters, PricePreferenceUpdate } from "./shapes";
@@ -27,28 +27,26 @@ const view = ({ deleted_at: _deleted, ...row }: PricePreferenceRow): PricePrefer
  */
 export function createPricePreferenceService() {
   const service = {
-    async create(input: PricePreferenceCreate): Promise<PricePreference> {
-      try {
-        return await q.insertPreference({
-          id: generateId("prpref"),
-          attribute: input.attribute,
-          value: normalize(input.attribute, input.value),
-          is_tax_inclusive: input.is_tax_inclusive ?? false,
-        });
-      } catch (error) {
-        if (isUniqueViolation(error))
-          throw errors.conflict(`A price preference for ${input.attribute} ${input.value} already exists`);
-        throw error;
-      }
-    },
+    create: async (input: PricePreferenceCreate): Promise<PricePreference> =>
+      view(
+        await q.preferences.insert(
+          {
+            id: generateId("prpref"),
+            attribute: input.attribute,
+            value: normalize(input.attribute, input.value),
+            is_tax_inclusive: input.is_tax_inclusive ?? false,
+          },
+          `A price preference for ${input.attribute} ${input.value} already exists`,
+        ),
+      ),
 
-    retrieve: async (id: string): Promise<PricePreference> => view(await q.retrievePreference(id)),
+    retrieve: async (id: string): Promise<PricePreference> => view(await q.preferences.retrieve(id)),
 
     async list(
       filters: PricePreferenceFilters,
       page: ListPaging,
     ): Promise<{ items: PricePreference[]; count: number }> {
-      const { items, count } = await q.preferences(filters, page);
+      const { items, count } = await q.preferences.list(filters, page);
       return { items: items.map(view), count };
     },
 
@@ -63,16 +61,11 @@ export function createPricePreferenceService() {
           : {}),
         updated_at: new Date(),
       };
-      try {
-        return await q.updatePreference(id, set);
-      } catch (error) {
-        if (isUniqueViolation(error))
-          throw errors.conflict(`A price preference for ${attribute} ${set.value ?? existing.value} already exists`);
-        throw error;
-      }
+      const taken = `A price preference for ${attribute} ${set.value ?? existing.value} already exists`;
+      return view(await q.preferences.update(id, set, taken));
     },
 
-    delete: (id: string): Promise<void> => q.softDeletePreference(id),
+    delete: q.preferences.softDelete,
 
     /**
      * Sets each preference's flag (creating the preference when missing), in the transaction in
@@ -81,14 +74,14 @@ export function createPricePreferenceService() {
     async setTaxInclusion(preferences: TaxInclusion[]): Promise<TaxInclusionUndo> {
       const undo: TaxInclusionUndo = [];
       for (const { attribute, value, is_tax_inclusive } of preferences) {
-        const existing = await q.preferenceByKey(attribute, value);
+        const existing = await q.preferenceByKey({ attribute, value });
         if (existing) {
           if (existing.is_tax_inclusive === is_tax_inclusive) continue;
-          await q.setTaxInclusive(existing.id, is_tax_inclusive);
+          await q.setTaxInclusive({ id: existing.id, is_tax_inclusive, updated_at: new Date() });
           undo.push({ id: existing.id, created: false, is_tax_inclusive: existing.is_tax_inclusive });
         } else {
           const id = generateId("prpref");
-          await q.insertPreference({ id, attribute, value, is_tax_inclusive });
+          await q.preferences.insert({ id, attribute, value, is_tax_inclusive });
           undo.push({ id, created: true, is_tax_inclusive: false });
         }
       }
@@ -98,8 +91,9 @@ export function createPricePreferenceService() {
     /** Puts back the flags {@link setTaxInclusion} changed and removes the preferences it created. */
     async undoTaxInclusion(undo: TaxInclusionUndo): Promise<void> {
       for (const entry of undo) {
-        if (entry.created) await q.removePreference(entry.id);
-        else await q.setTaxInclusive(entry.id, entry.is_tax_inclusive);
+        if (entry.created) await q.removePreference({ id: entry.id });
+        else
+          await q.setTaxInclusive({ id: entry.id, is_tax_inclusive: entry.is_tax_inclusive, updated_at: new Date() });
       }
     },
   };

@@ -1,4 +1,5 @@
-import { errors, isCurrencyCode } from "@kasse/core";
+import { errors, generateId, isCurrencyCode } from "@kasse/core";
+import { pricingQueries as q } from "./queries";
 import type { PriceRow } from "./schema";
 
 /** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */
@@ -60,6 +61,36 @@ export function validatePrices(prices: readonly PriceInput[]): void {
   const codes = [...new Set(prices.map((p) => p.currency_code.toLowerCase()))];
   const unknown = codes.filter((c) => !isCurrencyCode(c));
   if (unknown.length) throw errors.invalidData(`Currencies with codes: ${unknown.join(", ")} were not found`);
+}
+
+/** Inserts prices of the list `listId` (base prices: null) and answers them as the API shows them. */
+export async function insertPrices(
+  listId: string | null,
+  prices: ReadonlyArray<PriceInput & { variant_id: string }>,
+): Promise<Price[]> {
+  if (prices.length === 0) return [];
+  const rows = await q.insertPrices(
+    prices.map((p) => ({
+      id: generateId("price"),
+      variant_id: p.variant_id,
+      price_list_id: listId,
+      ...priceValues(p),
+    })),
+  );
+  return rows.map(toPrice);
+}
+
+/** Rules as `{attribute: values[]}`, each attribute's values in the order given. */
+export function ruleMap(rules: Iterable<{ attribute: string; value: string }>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of rules) (out[r.attribute] ??= []).push(r.value);
+  return out;
+}
+
+/** A time given as a Date or its text (timestamps selected beside a json subquery may arrive either way). */
+export function toDate(value: Date | string | null | undefined): Date | null {
+  if (value === undefined || value === null) return null;
+  return value instanceof Date ? value : new Date(value);
 }
 
 /** The row values of a price input. */

@@ -1,7 +1,7 @@
-import { errors, generateId } from "@kasse/core";
+import { errors } from "@kasse/core";
 import { groupBy, transaction, type RowSnapshot } from "@kasse/db";
-import { calculatePrice, type CalculatedPrice, type CandidateList, type CandidatePrice } from "./calculate";
-import { priceValues, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
+import { calculatePrice, type CalculatedPrice, type CandidateList } from "./calculate";
+import { insertPrices, ruleMap, toDate, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
 import { pricingQueries as q } from "./queries";
 import type { PriceRow } from "./schema";
 
@@ -35,38 +35,33 @@ export interface PriceContext {
 export function createPricingService() {
   const service = {
     /** Refuses prices that cannot be written (400), before a saga writes anything else. Reads nothing. */
-    validate(prices: readonly PriceInput[]): void {
-      validatePrices(prices);
-    },
+    validate: validatePrices,
 
     /** Replaces the variant's base prices (price list prices are left alone). */
     async setVariantPrices(variantId: string, prices: PriceInput[]): Promise<Price[]> {
       validatePrices(prices);
       return transaction(async () => {
-        await q.deleteBasePrices(variantId);
-        if (prices.length === 0) return [];
-        const rows = await q.insertPrices(
-          prices.map((p) => ({
-            id: generateId("price"),
-            variant_id: variantId,
-            price_list_id: null,
-            ...priceValues(p),
-          })),
+        await q.deleteBasePrices({ variant_id: variantId });
+        return insertPrices(
+          null,
+          prices.map((p) => ({ ...p, variant_id: variantId })),
         );
-        return rows.map(toPrice);
       });
     },
 
     /** Base prices of many variants in one query, keyed by variant id (every id present). */
     async listVariantPrices(variantIds: string[]): Promise<Map<string, Price[]>> {
       if (variantIds.length === 0) return new Map();
-      return groupBy(await q.basePricesOf(variantIds), (r) => r.variant_id, { value: toPrice, keys: variantIds });
+      return groupBy(await q.basePricesOf({ ids: variantIds }), (r) => r.variant_id, {
+        value: toPrice,
+        keys: variantIds,
+      });
     },
 
     /** Deletes every price of the variants, base and list prices (the variants are gone). */
     async deleteVariantPrices(variantIds: string[]): Promise<void> {
       if (variantIds.length === 0) return;
-      await q.deletePricesOfVariants(variantIds);
+      await q.deletePricesOfVariants({ ids: variantIds });
     },
 
     /**
@@ -95,7 +90,7 @@ export function createPricingService() {
 
     /** Whether prices in this currency (and region) include tax: the region's preference, else the currency's. */
     async taxInclusive(currencyCode: string, regionId: string | null): Promise<boolean> {
-      const preferences = await q.preferencesFor(currencyCode.toLowerCase(), regionId);
+      const preferences = await q.preferencesFor({ currency: currencyCode.toLowerCase(), region: regionId });
       const preference =
         preferences.find((p) => p.attribute === "region_id") ??
         preferences.find((p) => p.attribute === "currency_code");
@@ -125,26 +120,19 @@ export function createPricingService() {
       const currency = context.currency_code.toLowerCase();
       if (variantIds.length === 0) return { prices: out, valid_until: null };
       const [rows, is_tax_inclusive] = await Promise.all([
-        q.candidatePrices(variantIds, currency),
+        q.candidatePrices({ ids: variantIds, currency }),
         context.is_tax_inclusive ?? service.taxInclusive(currency, context.region_id ?? null),
       ]);
       const lists = new Map<string, CandidateList>();
-      const byVariant = new Map<string, CandidatePrice[]>();
-      for (const row of rows) {
-        if (row.list && !lists.has(row.list.id)) {
-          const rules: Record<string, string[]> = {};
-          for (const r of row.rules ?? []) (rules[r.attribute] ??= []).push(r.value);
-          lists.set(row.list.id, {
-            ...row.list,
-            starts_at: toDate(row.list.starts_at),
-            ends_at: toDate(row.list.ends_at),
-            rules,
+      for (const { list, rules } of rows)
+        if (list && !lists.has(list.id))
+          lists.set(list.id, {
+            ...list,
+            starts_at: toDate(list.starts_at),
+            ends_at: toDate(list.ends_at),
+            rules: ruleMap(rules ?? []),
           });
-        }
-        const list = byVariant.get(row.price.variant_id) ?? [];
-        list.push(row.price);
-        byVariant.set(row.price.variant_id, list);
-      }
+      const byVariant = groupBy(rows, (row) => row.price.variant_id, { value: (row) => row.price });
       const pricingContext = {
         ...context,
         currency_code: currency,
@@ -170,10 +158,4 @@ function nextBoundary(lists: Iterable<CandidateList>, now: Date): Date | null {
     for (const at of [list.starts_at, list.ends_at])
       if (at && at.getTime() > now.getTime() && (!next || at.getTime() < next.getTime())) next = at;
   return next;
-}
-
-// Timestamps selected alongside a json subquery arrive as Date on both drivers; keep it robust to strings.
-function toDate(value: Date | string | null): Date | null {
-  if (value === null) return null;
-  return value instanceof Date ? value : new Date(value);
 }

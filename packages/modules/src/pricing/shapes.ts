@@ -35,12 +35,7 @@ export type PriceListPriceCreate = Static<typeof PriceListPriceCreate>;
 /** A price in a batch `update`. */
 export const PriceListPriceUpdate = Strict({
   id: Id({ minLength: 1 }),
-  variant_id: Type.Optional(Id({ minLength: 1 })),
-  currency_code: Type.Optional(Currency),
-  amount: Type.Optional(Amount()),
-  min_quantity: Quantity,
-  max_quantity: Quantity,
-  rules: Type.Optional(Strict({ region_id: Type.Optional(Id({ minLength: 1 })) })),
+  ...Type.Partial(PriceListPriceCreate).properties,
 });
 export type PriceListPriceUpdate = Static<typeof PriceListPriceUpdate>;
 

@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { PricePreferenceService, TaxInclusionUndo } from "./price-preference-service";
+import type { PricePreferenceService, TaxInclusion, TaxInclusionUndo } from "./price-preference-service";
 import type { PriceInput } from "./prices";
 import type { PricingService, VariantPricesSnapshot } from "./service";
 
@@ -21,33 +21,33 @@ export interface RegionTaxInclusion {
 }
 
 /**
- * Sets the `currency_code` price preference of each currency (creating it when missing); undone by
+ * A step that sets the price preferences `preferences` names (creating missing ones); undone by
  * putting back the previous flags and removing the preferences it created.
  */
-export const setCurrencyTaxInclusionStep = step("set-currency-tax-inclusion", {
-  invoke: async (input: CurrencyTaxInclusion[], ctx) => {
-    const undo = await ctx.modules.pricePreference.setTaxInclusion(
-      input.map((c) => ({
-        attribute: "currency_code" as const,
-        value: c.currency_code.toLowerCase(),
-        is_tax_inclusive: c.is_tax_inclusive,
-      })),
-    );
-    return { output: null, compensateInput: undo };
-  },
-  compensate: (undo: TaxInclusionUndo, ctx) => ctx.modules.pricePreference.undoTaxInclusion(undo),
-});
+const taxInclusionStep = <I>(name: string, preferences: (input: I) => TaxInclusion[]) =>
+  step(name, {
+    invoke: async (input: I, ctx) => ({
+      output: null,
+      compensateInput: await ctx.modules.pricePreference.setTaxInclusion(preferences(input)),
+    }),
+    compensate: (undo: TaxInclusionUndo, ctx) => ctx.modules.pricePreference.undoTaxInclusion(undo),
+  });
+
+/** Sets the `currency_code` price preference of each currency. */
+export const setCurrencyTaxInclusionStep = taxInclusionStep(
+  "set-currency-tax-inclusion",
+  (input: CurrencyTaxInclusion[]) =>
+    input.map((c) => ({
+      attribute: "currency_code" as const,
+      value: c.currency_code.toLowerCase(),
+      is_tax_inclusive: c.is_tax_inclusive,
+    })),
+);
 
 /** Sets the `region_id` price preference of each region, as {@link setCurrencyTaxInclusionStep} does for currencies. */
-export const setRegionTaxInclusionStep = step("set-region-tax-inclusion", {
-  invoke: async (input: RegionTaxInclusion[], ctx) => {
-    const undo = await ctx.modules.pricePreference.setTaxInclusion(
-      input.map((r) => ({ attribute: "region_id" as const, value: r.region_id, is_tax_inclusive: r.is_tax_inclusive })),
-    );
-    return { output: null, compensateInput: undo };
-  },
-  compensate: (undo: TaxInclusionUndo, ctx) => ctx.modules.pricePreference.undoTaxInclusion(undo),
-});
+export const setRegionTaxInclusionStep = taxInclusionStep("set-region-tax-inclusion", (input: RegionTaxInclusion[]) =>
+  input.map((r) => ({ attribute: "region_id" as const, value: r.region_id, is_tax_inclusive: r.is_tax_inclusive })),
+);
 
 /**
  * Replaces the base prices of the `set` variants (new or re-priced) and deletes every price of the

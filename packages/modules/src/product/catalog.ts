@@ -1,7 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
-import { nextFreeHandle, toHandle } from "./handle";
-import * as q from "./queries";
+import { generatedHandle } from "./handle";
+import { productQueries as q, type CategoryFilters, type CollectionFilters } from "./queries";
 import type { ProductCategoryRow, ProductCollectionRow, ProductTagRow, ProductTypeRow } from "./schema";
 import type {
   CategoryCreate,
@@ -12,29 +12,7 @@ import type {
   TagUpdate,
 } from "./shapes";
 
-export type { CategoryFilters } from "./queries";
-
-type Page = ListPaging;
-
-/** A free handle for `title` among the live handles `handlesLike` finds: `base`, `base-1`, ... */
-async function generatedHandle(
-  handlesLike: (v: { base: string; pattern: string }) => Promise<Array<{ handle: string }>>,
-  title: string,
-  fallback: string,
-): Promise<string> {
-  const base = toHandle(title) || fallback;
-  const rows = await handlesLike({ base, pattern: `${base}-%` });
-  return nextFreeHandle(
-    base,
-    rows.map((r) => r.handle),
-  );
-}
-
-/** Filters of collection lists. */
-export interface CollectionFilters extends ListFilters {
-  handle?: string[];
-  title?: string[];
-}
+export type { CategoryFilters, CollectionFilters };
 
 /** Product collections: CRUD; a collection is found by id or handle. */
 export function createCollectionService() {
@@ -49,14 +27,12 @@ export function createCollectionService() {
     },
 
     async retrieve(idOrHandle: string): Promise<ProductCollectionRow> {
-      const [row] = await q.collectionByIdOrHandle({ key: idOrHandle });
-      if (!row) throw errors.notFound(`Product collection with id: ${idOrHandle} was not found`);
+      const row = await rows.byIdOrHandle({ key: idOrHandle });
+      if (!row) throw rows.notFound(idOrHandle);
       return row;
     },
 
-    async list(filters: CollectionFilters, page: Page): Promise<{ items: ProductCollectionRow[]; count: number }> {
-      return rows.list(q.collectionConditions(filters), page);
-    },
+    list: rows.list,
 
     async update(id: string, input: CollectionUpdate): Promise<ProductCollectionRow> {
       const existing = await service.retrieve(id);
@@ -68,16 +44,13 @@ export function createCollectionService() {
     async delete(id: string): Promise<void> {
       await transaction(async () => {
         const existing = await service.retrieve(id);
-        const now = new Date();
-        await q.detachCollection({ id: existing.id, updated_at: now });
-        await q.softDeleteCollection({ id: existing.id, now });
+        await q.detachCollection({ id: existing.id, updated_at: new Date() });
+        await rows.softDelete(existing.id);
       });
     },
 
     /** The ids among `ids` that are live collections. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      return rows.existing(ids);
-    },
+    existing: rows.existing,
   };
   return service;
 }
@@ -112,8 +85,6 @@ const siblingRanks = {
     if (at < end) await q.shiftSiblingRanks(parentId, at, 1, exceptId);
     return at;
   },
-  /** Makes room for a new category at `rank` among the children of `parentId`; returns the rank used. */
-  insert: (parentId: string | null, rank: number | undefined) => siblingRanks.open(parentId, rank),
   /** Takes `category` out of its siblings and makes room for it at `rank` under `parentId`; returns the rank used. */
   async move(category: ProductCategoryRow, parentId: string | null, rank: number | undefined): Promise<number> {
     await q.shiftSiblingRanks(category.parent_category_id, category.rank, -1);
@@ -122,6 +93,13 @@ const siblingRanks = {
   /** Closes the gap a removed `category` leaves among its siblings. */
   remove: (category: ProductCategoryRow) => q.shiftSiblingRanks(category.parent_category_id, category.rank, -1),
 };
+
+/** The live category `id` that a category is put under; 400 when there is none. */
+async function parentCategory(id: string): Promise<ProductCategoryRow> {
+  const parent = await q.categories.find(id);
+  if (!parent) throw errors.invalidData(`Parent category with id: ${id} was not found`);
+  return parent;
+}
 
 /**
  * Product categories: a tree (`parent_category_id`, ordered by `rank` among siblings). Moving a
@@ -166,13 +144,9 @@ export function createCategoryService() {
         const id = generateId("pcat");
         const parentId = input.parent_category_id ?? null;
         let mpath = id;
-        if (parentId) {
-          const parent = await q.categories.find(parentId);
-          if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
-          mpath = `${parent.mpath}.${id}`;
-        }
+        if (parentId) mpath = `${(await parentCategory(parentId)).mpath}.${id}`;
         const handle = input.handle || (await generatedHandle(q.categoryHandlesLike, input.name, "category"));
-        const rank = await siblingRanks.insert(parentId, input.rank);
+        const rank = await siblingRanks.open(parentId, input.rank);
         const row = await q.categories.insert(
           {
             id,
@@ -194,7 +168,7 @@ export function createCategoryService() {
 
     async retrieve(
       idOrHandle: string,
-      options: CategoryReadOptions & { filters?: q.CategoryFilters } = {},
+      options: CategoryReadOptions & { filters?: CategoryFilters } = {},
     ): Promise<ProductCategory> {
       const row = await q.categoryByIdOrHandle(idOrHandle, options.filters ?? {});
       if (!row) throw errors.notFound(`Product category with id: ${idOrHandle} was not found`);
@@ -202,8 +176,8 @@ export function createCategoryService() {
     },
 
     async list(
-      filters: q.CategoryFilters,
-      page: Page,
+      filters: CategoryFilters,
+      page: ListPaging,
       options: CategoryReadOptions = {},
     ): Promise<{ items: ProductCategory[]; count: number }> {
       const { items: rows, count: total } = await q.categoriesPage(filters, page);
@@ -220,8 +194,7 @@ export function createCategoryService() {
           const parentId = rawParent ?? null;
           let mpath = existing.id;
           if (parentId) {
-            const parent = await q.categories.find(parentId);
-            if (!parent) throw errors.invalidData(`Parent category with id: ${parentId} was not found`);
+            const parent = await parentCategory(parentId);
             if (parent.id === existing.id || parent.mpath.startsWith(`${existing.mpath}.`)) {
               throw errors.invalidData(
                 `Product category ${existing.id} cannot be moved under itself or one of its descendants`,
@@ -247,25 +220,23 @@ export function createCategoryService() {
     async delete(id: string): Promise<void> {
       await transaction(async () => {
         const existing = await q.categories.lock(id);
-        const [child] = await q.childOfCategory({ id });
+        const child = await q.childOfCategory({ id });
         if (child) throw errors.invalidData(`Deleting product category (${id}) with category children is not allowed`);
         await q.unlinkCategory({ id });
-        await q.softDeleteCategory({ id, now: new Date() });
+        await q.categories.softDelete(id);
         await siblingRanks.remove(existing);
       });
     },
 
     /** The ids among `ids` that are live categories. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      return q.categories.existing(ids);
-    },
+    existing: q.categories.existing,
 
     /** `ids` plus every live descendant of them (for `include_descendants_tree` product filters). */
     async withDescendants(ids: string[]): Promise<string[]> {
       if (ids.length === 0) return [];
       const roots = await q.categoriesByIds(ids);
       if (roots.length === 0) return ids;
-      const rows = await q.categoryIdsBelow(roots);
+      const rows = await q.categoriesBelow(roots, true);
       return [...new Set([...ids, ...rows.map((r) => r.id)])];
     },
   };
@@ -298,7 +269,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
 
     retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 
-    async list(filters: ValueFilters, page: Page): Promise<{ items: Row[]; count: number }> {
+    async list(filters: ValueFilters, page: ListPaging): Promise<{ items: Row[]; count: number }> {
       const { items, count } = await rows.list(q.valueConditions(kind, filters), page);
       return { items: items as Row[], count };
     },
@@ -315,7 +286,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
     },
 
     /** The ids among `ids` that are live records. */
-    existing: (ids: string[]) => rows.existing(ids),
+    existing: rows.existing,
   };
   return service;
 }

@@ -21,11 +21,16 @@ export function toHandle(title: string): string {
 }
 
 /**
- * The first free handle for `base` given the live handles that start with it: `base`, then
- * `base-1`, `base-2`, ...
+ * A free handle for `title` among the live handles `handlesLike` finds: `base`, then `base-1`,
+ * `base-2`, ... (`fallback` is the base of a title without one).
  */
-export function nextFreeHandle(base: string, taken: Iterable<string>): string {
-  const used = new Set(taken);
+export async function generatedHandle(
+  handlesLike: (v: { base: string; pattern: string }) => Promise<Array<{ handle: string }>>,
+  title: string,
+  fallback: string,
+): Promise<string> {
+  const base = toHandle(title) || fallback;
+  const used = new Set((await handlesLike({ base, pattern: `${base}-%` })).map((r) => r.handle));
   if (!used.has(base)) return base;
   for (let n = 1; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }

@@ -1,5 +1,5 @@
 import { groupBy } from "@kasse/db";
-import * as q from "./queries";
+import { productQueries as q } from "./queries";
 import type {
   ProductCategoryRow,
   ProductCollectionRow,
@@ -71,14 +71,14 @@ async function loadVariants(productIds: string[]): Promise<Map<string, ProductVa
 /** Live options of `productIds` with their values: two queries. */
 export async function loadOptions(productIds: string[]): Promise<Map<string, ProductOption[]>> {
   if (productIds.length === 0) return new Map();
-  const options = await q.optionsOf({ ids: productIds });
+  const options = await q.optionsOf(productIds);
   return byProductWith(options, "values", await optionValues(options.map((o) => o.id)));
 }
 
 /** The live values of `optionIds`, grouped by option: one query (none without options). */
 export async function optionValues(optionIds: string[]): Promise<Map<string, ProductOptionValueRow[]>> {
   if (optionIds.length === 0) return new Map();
-  return groupBy(await q.optionValuesOf({ ids: optionIds }), (v) => v.option_id);
+  return groupBy(await q.optionValuesOf(optionIds), (v) => v.option_id);
 }
 
 /**
@@ -95,11 +95,11 @@ export async function attachRelations(rows: ProductRow[], relations: ReadonlySet
   const [variants, options, images, tags, categories, collections, types, channels] = await Promise.all([
     has("variants") ? loadVariants(ids) : undefined,
     has("options") ? loadOptions(ids) : undefined,
-    has("images") ? q.imagesOf({ ids }).then((r) => groupBy(r, (i) => i.product_id)) : undefined,
+    has("images") ? q.imagesOf(ids).then((r) => groupBy(r, (i) => i.product_id)) : undefined,
     has("tags") ? q.tagsOf({ ids }).then((r) => groupBy(r, (t) => t.product_id)) : undefined,
     has("categories") ? q.categoriesOf({ ids }).then((r) => groupBy(r, (c) => c.product_id)) : undefined,
-    has("collection") && collectionIds.length ? q.collectionsByIds({ ids: collectionIds }).then(byId) : undefined,
-    has("type") && typeIds.length ? q.typesByIds({ ids: typeIds }).then(byId) : undefined,
+    has("collection") && collectionIds.length ? q.collectionsByIds(collectionIds).then(byId) : undefined,
+    has("type") && typeIds.length ? q.typesByIds(typeIds).then(byId) : undefined,
     has("sales_channels") ? q.channelsOf(ids).then((r) => groupBy(r, (l) => l.product_id)) : undefined,
   ]);
   return rows.map((row) => {

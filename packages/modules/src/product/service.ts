@@ -1,8 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation, groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
-import { nextFreeHandle, toHandle } from "./handle";
-import * as q from "./queries";
+import { generatedHandle } from "./handle";
+import { productQueries as q } from "./queries";
 import {
   attachRelations,
   loadOptions,
@@ -22,18 +22,12 @@ import {
   type ProductCreate,
   type ProductFilters,
   type ProductRelation,
-  type ProductSnapshot,
   type ProductUpdate,
   type VariantCreate,
   type VariantUpdate,
   type VariantUpsert,
 } from "./shapes";
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
-
-export type { Product, ProductOption, ProductVariant, VariantOptionValue } from "./reads";
-export type { VariantWrite } from "./variants";
-export type { ProductSnapshot } from "./shapes";
-export type { ProductCategory } from "./catalog";
 
 /** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */
 export interface VariantForSale {
@@ -118,37 +112,26 @@ export function createProductService() {
 
   /** An explicit handle must be free (409); a generated one takes the first free suffix. */
   async function handleFor(explicit: string | undefined, title: string, exceptId?: string): Promise<string> {
-    if (explicit) {
-      const [taken] = await q.productWithHandle({ handle: explicit });
-      if (taken && taken.id !== exceptId) throw errors.conflict(`Product with handle: ${explicit} already exists`);
-      return explicit;
-    }
-    const base = toHandle(title) || "product";
-    const rows = await q.productHandlesLike({ base, pattern: `${base}-%` });
-    return nextFreeHandle(
-      base,
-      rows.map((r) => r.handle),
-    );
+    if (!explicit) return generatedHandle(q.productHandlesLike, title, "product");
+    const taken = await q.productWithHandle({ handle: explicit });
+    if (taken && taken.id !== exceptId) throw errors.conflict(`Product with handle: ${explicit} already exists`);
+    return explicit;
   }
 
   async function replaceLinks(
     productId: string,
     input: Pick<ProductUpdate, "tags" | "categories" | "images">,
   ): Promise<void> {
-    if (input.tags) {
-      await q.deleteProductTags({ id: productId });
-      const ids = [...new Set(input.tags.map((t) => t.id))];
-      if (ids.length)
-        await q.insertProductTags(ids.map((product_tag_id) => ({ product_id: productId, product_tag_id })));
-    }
-    if (input.categories) {
-      await q.deleteProductCategories({ id: productId });
-      const ids = [...new Set(input.categories.map((c) => c.id))];
-      if (ids.length)
-        await q.insertProductCategories(
-          ids.map((product_category_id) => ({ product_id: productId, product_category_id })),
-        );
-    }
+    if (input.tags)
+      await q.setLinks.tags(
+        productId,
+        input.tags.map((t) => t.id),
+      );
+    if (input.categories)
+      await q.setLinks.categories(
+        productId,
+        input.categories.map((c) => c.id),
+      );
     if (input.images) {
       // Images named by the id of one of the product's images are kept in place (their variant links
       // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
@@ -261,8 +244,8 @@ export function createProductService() {
   }
 
   async function nextRank(productId: string): Promise<number> {
-    const [row] = await q.maxVariantRank({ id: productId });
-    return row?.max === null || row?.max === undefined ? 0 : row.max + 1;
+    const max = (await q.maxVariantRank({ id: productId }))?.max;
+    return max === null || max === undefined ? 0 : max + 1;
   }
 
   /** Soft-deletes variants and drops their option links. */
@@ -296,12 +279,6 @@ export function createProductService() {
     return { created, updated, deleted };
   }
 
-  async function liveProductRow(id: string) {
-    const [row] = await q.lockProduct({ id });
-    if (!row) throw errors.notFound(`Product with id: ${id} was not found`);
-    return row;
-  }
-
   async function productOptions(productId: string): Promise<ProductOption[]> {
     return (await loadOptions([productId])).get(productId) ?? [];
   }
@@ -322,9 +299,7 @@ export function createProductService() {
     },
 
     /** Whether any product exists: reads at most one id (the demo store is seeded only into an empty catalog). */
-    async any(): Promise<boolean> {
-      return (await q.anyProduct()).length > 0;
-    },
+    any: q.products.any,
 
     /**
      * Options (with their values) of the products matching `filters.product`, by title or id.
@@ -347,15 +322,13 @@ export function createProductService() {
       return (await attachRelations([row], new Set(options.relations ?? PRODUCT_RELATIONS)))[0]!;
     },
 
-    /** Live variants with their option values and `product_id`. */
     /**
      * What a cart line needs of a variant, in one statement: the live variant, its live product
      * (null once deleted), and the product's tag ids (by value), category ids (by rank) and sales
      * channel ids, as `list` orders them; null when there is no such variant.
      */
     async variantForSale(variantId: string): Promise<VariantForSale | null> {
-      const [row] = await q.variantForSale({ id: variantId });
-      return row ?? null;
+      return (await q.variantForSale({ id: variantId })) ?? null;
     },
 
     /**
@@ -436,7 +409,7 @@ export function createProductService() {
       for (let attempt = 1; ; attempt++) {
         const handle = await handleFor(explicit, input.title);
         try {
-          await transaction(() => q.insertProduct({ ...fields, id, handle }), { savepoint: true });
+          await transaction(() => q.products.insert({ ...fields, id, handle }), { savepoint: true });
           break;
         } catch (error) {
           if (!isUniqueViolation(error, "product_handle_uq")) throw error;
@@ -457,23 +430,15 @@ export function createProductService() {
 
     /** Partial update; `options`/`variants` replace their sets (present kept/updated, missing removed). */
     async update(id: string, input: ProductUpdate): Promise<ProductWrite> {
-      const existing = await liveProductRow(id);
+      const existing = await q.products.lock(id);
       await assertLinks(input);
       const { fields, handle, links, options, variants, sales_channels } = splitProductInput(input);
       const patch: Record<string, unknown> = { ...fields };
       if (handle !== undefined && handle !== existing.handle)
         patch.handle = await handleFor(handle, existing.title, id);
-      if (Object.keys(patch).length) {
-        try {
-          await q.updateProduct(id, patch);
-        } catch (error) {
-          if (isUniqueViolation(error, "product_handle_uq"))
-            throw errors.conflict(`Product with handle: ${handle} already exists`);
-          throw error;
-        }
-      } else {
-        await q.touchProduct({ id, updated_at: new Date() });
-      }
+      if (Object.keys(patch).length)
+        await q.products.update(id, patch, `Product with handle: ${handle} already exists`);
+      else await q.touchProduct({ id, updated_at: new Date() });
       await replaceLinks(id, links);
       if (sales_channels)
         await service.setSalesChannels(
@@ -504,18 +469,14 @@ export function createProductService() {
      * The live products among `ids` with every row of theirs, locked for the write that follows:
      * what a saga step keeps to undo that write with {@link restore}.
      */
-    async snapshot(ids: string[]): Promise<ProductSnapshot> {
-      return q.snapshotProducts(ids);
-    },
+    snapshot: q.snapshotProducts,
 
     /** Puts products back as a {@link snapshot} read them (what a write added since goes). */
-    async restore(snapshot: ProductSnapshot): Promise<void> {
-      await q.restoreProducts(snapshot);
-    },
+    restore: q.restoreProducts,
 
     /** Adds variants to a product. */
     async createVariants(productId: string, inputs: VariantCreate[]): Promise<VariantWrite[]> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       const created = await insertVariants(
         productId,
         inputs,
@@ -527,7 +488,7 @@ export function createProductService() {
     },
 
     async updateVariant(productId: string, variantId: string, input: VariantUpdate): Promise<VariantWrite> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       await service.retrieveVariant(productId, variantId);
       const { options: mapping, prices, ...fields } = input;
       const written = await updateVariantRow(variantId, fields, mapping, await productOptions(productId), prices);
@@ -536,13 +497,13 @@ export function createProductService() {
     },
 
     async deleteVariant(productId: string, variantId: string): Promise<void> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       await service.retrieveVariant(productId, variantId);
       await removeVariants([variantId]);
     },
 
     async createOption(productId: string, input: OptionCreate): Promise<ProductOption> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       const current = await productOptions(productId);
       if (current.some((o) => o.title === input.title))
         throw errors.invalidData(`Product ${productId} already has an option '${input.title}'`);
@@ -551,7 +512,7 @@ export function createProductService() {
     },
 
     async updateOption(productId: string, optionId: string, input: OptionUpdate): Promise<ProductOption> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       const current = await productOptions(productId);
       const option = current.find((o) => o.id === optionId);
       if (!option) throw errors.notFound(`Product option with id: ${optionId} was not found`);
@@ -569,7 +530,7 @@ export function createProductService() {
     },
 
     async deleteOption(productId: string, optionId: string): Promise<void> {
-      await liveProductRow(productId);
+      await q.products.lock(productId);
       const current = await productOptions(productId);
       if (!current.some((o) => o.id === optionId))
         throw errors.notFound(`Product option with id: ${optionId} was not found`);
@@ -577,12 +538,7 @@ export function createProductService() {
     },
 
     /** Replaces a product's sales channel links (ids are checked by the caller: another module's). */
-    async setSalesChannels(productId: string, channelIds: string[]): Promise<void> {
-      await q.deleteProductChannels({ id: productId });
-      const ids = [...new Set(channelIds)];
-      if (ids.length)
-        await q.insertProductChannels(ids.map((sales_channel_id) => ({ product_id: productId, sales_channel_id })));
-    },
+    setSalesChannels: q.setLinks.salesChannels,
 
     /** `POST /admin/sales-channels/{id}/products`: links and unlinks live products (unknown ids → 400). */
     async linkSalesChannelProducts(channelId: string, change: { add?: string[]; remove?: string[] }): Promise<void> {
@@ -590,9 +546,7 @@ export function createProductService() {
     },
 
     /** The ids among `ids` that are live products. */
-    async existing(ids: string[]): Promise<Set<string>> {
-      return q.existingProducts(ids);
-    },
+    existing: q.products.existing,
   };
   return service;
 }
@@ -604,7 +558,7 @@ async function linkChannelProducts(channelId: string, change: { add?: string[]; 
   const add = [...new Set(change.add ?? [])];
   const remove = [...new Set(change.remove ?? [])];
   const named = [...new Set([...add, ...remove])];
-  const found = await q.existingProducts(named);
+  const found = await q.products.existing(named);
   const missing = named.filter((id) => !found.has(id));
   if (missing.length) throw errors.invalidData(`Product with id: ${missing.join(", ")} was not found`);
   if (remove.length) await q.unlinkChannelProducts({ channel: channelId, ids: remove });

@@ -80,15 +80,8 @@ export const VariantPriceInput = Strict({
 });
 export type VariantPriceInput = Static<typeof VariantPriceInput>;
 
-const variantFields = {
-  title: Title({ minLength: 1 }),
-  sku: Optional(Code()),
-  barcode: Optional(Code()),
-  ean: Optional(Code()),
-  upc: Optional(Code()),
-  allow_backorder: Type.Optional(Type.Boolean()),
-  manage_inventory: Type.Optional(Type.Boolean()),
-  variant_rank: Type.Optional(Count()),
+/** The physical and customs attributes products and variants share, and their metadata. */
+const physicalFields = {
   weight: Measure(),
   length: Measure(),
   height: Measure(),
@@ -98,14 +91,28 @@ const variantFields = {
   origin_country: Optional(Code()),
   material: Optional(Title()),
   metadata: OptionalMetadata(),
+};
+
+const variantFields = {
+  title: Title({ minLength: 1 }),
+  sku: Optional(Code()),
+  barcode: Optional(Code()),
+  ean: Optional(Code()),
+  upc: Optional(Code()),
+  allow_backorder: Type.Optional(Type.Boolean()),
+  manage_inventory: Type.Optional(Type.Boolean()),
+  variant_rank: Type.Optional(Count()),
+  ...physicalFields,
   /** Option title → chosen value. */
   options: Type.Optional(Type.Record(Type.String(), Title(), { propertyNames: { maxLength: MAX_LENGTH.title } })),
 };
 
+/** A variant's fields with its prices, as every variant write takes them. */
+const variantWrite = { ...variantFields, prices: Type.Array(VariantPriceInput) };
+
 /** A variant in a product create body, or `POST /admin/products/{id}/variants`. */
 export const VariantCreate = Strict({
-  ...variantFields,
-  prices: Type.Array(VariantPriceInput),
+  ...variantWrite,
   // Medusa's inventory kits (a variant made of existing items); Kasse gives each managed variant its own item, so none may be named.
   inventory_items: Type.Optional(
     Type.Array(Strict({ inventory_item_id: Id(), required_quantity: Count() }), {
@@ -116,18 +123,13 @@ export const VariantCreate = Strict({
 export type VariantCreate = Static<typeof VariantCreate>;
 
 /** `POST /admin/products/{id}/variants/{variant_id}`: the create fields, all optional. */
-export const VariantUpdate = Type.Partial(Type.Object({ ...variantFields, prices: Type.Array(VariantPriceInput) }), {
-  additionalProperties: false,
-});
+export const VariantUpdate = Type.Partial(Type.Object(variantWrite), { additionalProperties: false });
 export type VariantUpdate = Static<typeof VariantUpdate>;
 
 /** A variant inside a product update: with `id` it is updated, without it is created. */
-export const VariantUpsert = Type.Partial(
-  Type.Object({ id: Id({ minLength: 1 }), ...variantFields, prices: Type.Array(VariantPriceInput) }),
-  {
-    additionalProperties: false,
-  },
-);
+export const VariantUpsert = Type.Partial(Type.Object({ id: Id({ minLength: 1 }), ...variantWrite }), {
+  additionalProperties: false,
+});
 export type VariantUpsert = Static<typeof VariantUpsert>;
 
 /** `POST /admin/products/{id}/options` and the options of a product create body. */
@@ -147,9 +149,7 @@ export type OptionUpdate = Static<typeof OptionUpdate>;
 /** An option inside a product update: with `id` it is updated, else matched by title or created. */
 export const OptionUpsert = Strict({
   id: Type.Optional(Id({ minLength: 1 })),
-  title: Title({ minLength: 1 }),
-  values: Type.Array(Title({ minLength: 1 }), { minItems: 1 }),
-  metadata: OptionalMetadata(),
+  ...Type.Omit(OptionCreate, ["is_exclusive"]).properties,
 });
 export type OptionUpsert = Static<typeof OptionUpsert>;
 
@@ -175,15 +175,7 @@ const productFields = {
   categories: Type.Optional(Type.Array(IdRef)),
   tags: Type.Optional(Type.Array(IdRef)),
   sales_channels: Type.Optional(Type.Array(IdRef)),
-  weight: Measure(),
-  length: Measure(),
-  height: Measure(),
-  width: Measure(),
-  hs_code: Optional(Code()),
-  mid_code: Optional(Code()),
-  origin_country: Optional(Code()),
-  material: Optional(Title()),
-  metadata: OptionalMetadata(),
+  ...physicalFields,
 };
 
 /** Body of `POST /admin/products`. */
@@ -198,9 +190,7 @@ export type ProductCreate = Static<typeof ProductCreate>;
 /** Body of `POST /admin/products/{id}`: every field optional; `options`/`variants` replace the sets. */
 export const ProductUpdate = Type.Partial(
   Type.Object({ ...productFields, options: Type.Array(OptionUpsert), variants: Type.Array(VariantUpsert) }),
-  {
-    additionalProperties: false,
-  },
+  { additionalProperties: false },
 );
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
@@ -215,10 +205,9 @@ export const CollectionCreate = Strict({
   metadata: OptionalMetadata(),
 });
 export type CollectionCreate = Static<typeof CollectionCreate>;
-export const CollectionUpdate = Type.Partial(
-  Strict({ title: Title({ minLength: 1 }), handle: Type.Optional(Handle()), metadata: OptionalMetadata() }),
-  { additionalProperties: false },
-);
+export const CollectionUpdate = Type.Partial(Strict({ ...CollectionCreate.properties, handle: Handle() }), {
+  additionalProperties: false,
+});
 export type CollectionUpdate = Static<typeof CollectionUpdate>;
 
 const categoryFields = {

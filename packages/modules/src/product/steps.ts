@@ -1,6 +1,6 @@
 import { definitions } from "@kasse/workflows";
-import type { ProductCreate, ProductUpdate, VariantCreate, VariantUpdate } from "./shapes";
-import type { ProductService, ProductSnapshot, VariantWrite } from "./service";
+import type { ProductCreate, ProductSnapshot, ProductUpdate, VariantCreate, VariantUpdate } from "./shapes";
+import type { ProductService, ProductWrite } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
 type StepModules = { product: ProductService };
@@ -15,12 +15,7 @@ export interface ProductWrites {
 }
 
 /** What a write did to variants: the pricing and inventory steps that follow carry it over. */
-export interface VariantWrites {
-  created: VariantWrite[];
-  updated: VariantWrite[];
-  /** Ids of variants removed (soft-deleted). */
-  deleted: string[];
-}
+export type VariantWrites = Omit<ProductWrite, "id">;
 
 /** How a product step is undone: the products it created go, the ones it changed are put back. */
 interface ProductUndo {

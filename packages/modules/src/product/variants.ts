@@ -1,7 +1,8 @@
 import { errors, generateId } from "@kasse/core";
 import { isUniqueViolation } from "@kasse/db";
-import * as q from "./queries";
+import { productQueries as q } from "./queries";
 import { loadVariantOptions, type ProductOption } from "./reads";
+import type { ProductVariantRow } from "./schema";
 import type { VariantPriceInput, VariantUpsert } from "./shapes";
 
 /** What a flow needs of a written variant to set its prices and inventory. */
@@ -15,6 +16,15 @@ export interface VariantWrite {
 }
 
 type VariantFields = Omit<VariantUpsert, "id" | "options" | "prices">;
+
+/** What flows need of a written variant: its row's id, title, sku and flag, and the `prices` the request gave. */
+const written = (row: ProductVariantRow, prices: VariantPriceInput[] | undefined): VariantWrite => ({
+  id: row.id,
+  title: row.title,
+  sku: row.sku,
+  manage_inventory: row.manage_inventory,
+  ...(prices ? { prices } : {}),
+});
 
 /**
  * The option value ids a variant's `{title: value}` mapping names. Every option of the product
@@ -97,13 +107,7 @@ export async function insertVariants(
   const inserted = rows.map((r) => byId.get(r.row.id)!);
   const links = rows.flatMap((r) => r.links.map((option_value_id) => ({ variant_id: r.row.id, option_value_id })));
   if (links.length) await q.insertVariantOptions(links);
-  return inserted.map((v, i) => ({
-    id: v.id,
-    title: v.title,
-    sku: v.sku,
-    manage_inventory: v.manage_inventory,
-    ...(inputs[i]!.prices ? { prices: inputs[i]!.prices } : {}),
-  }));
+  return inserted.map((v, i) => written(v, inputs[i]!.prices));
 }
 
 /** Updates one variant's fields and, when `mapping` is given, its option values. */
@@ -115,22 +119,16 @@ export async function updateVariantRow(
   prices: VariantPriceInput[] | undefined,
 ): Promise<VariantWrite> {
   if (fields.sku) await assertSkusFree([{ sku: fields.sku, exceptId: variantId }]);
-  const [row] =
+  const row =
     Object.keys(fields).length > 0
-      ? await mapSkuConflict(q.updateVariant(variantId, fields))
+      ? (await mapSkuConflict(q.updateVariant(variantId, fields)))[0]
       : await q.variantById({ id: variantId });
   if (mapping) {
     const links = resolveOptionValues(mapping, options, row!.title);
-    await q.unlinkVariantOptions({ id: variantId });
+    await q.unlinkVariantsOptions({ ids: [variantId] });
     await q.insertVariantOptions(links.map((option_value_id) => ({ variant_id: variantId, option_value_id })));
   }
-  return {
-    id: row!.id,
-    title: row!.title,
-    sku: row!.sku,
-    manage_inventory: row!.manage_inventory,
-    ...(prices ? { prices } : {}),
-  };
+  return written(row!, prices);
 }
 
 /**
@@ -138,7 +136,7 @@ export async function updateVariantRow(
  * after a write, over the product's whole variant set, before the transaction commits.
  */
 export async function assertUniqueCombinations(productId: string): Promise<void> {
-  const variants = await q.variantTitlesOf({ id: productId });
+  const variants = await q.variantIdsOf({ ids: [productId] });
   const values = await loadVariantOptions(variants.map((v) => v.id));
   const seen = new Map<string, string>();
   for (const variant of variants) {
