@@ -1,5 +1,4 @@
 import {
-  and,
   asc,
   count,
   desc,
@@ -153,25 +152,6 @@ export async function listPage<T extends PgTable>(
  * if (filters.q) conditions.push(ilike(salesChannel.name, likePattern(filters.q)));
  */
 export const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * The ids among `ids` that are rows of `table` matching `live` (e.g. not soft-deleted), in one
- * query: callers reject the others.
- * @example
- * const known = await existingIds(salesChannel, ids, isNull(salesChannel.deleted_at));
- */
-export async function existingIds(
-  table: PgTable & { id: AnyPgColumn },
-  ids: string[],
-  live: SQL,
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = (await db
-    .select({ id: table.id })
-    .from(table as PgTable)
-    .where(and(inArray(table.id, ids), live))) as Array<{ id: string }>;
-  return new Set(rows.map((r) => r.id));
-}
 
 /**
  * A free-text search `q` as conditions: none without `q`, else one that matches when any of

@@ -2,8 +2,8 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { errors } from "@kasse/core";
 import { db } from "./ambient";
-import { existingIds, listPage, orderBy, type Paging } from "./list";
-import { builtStatement, type Placeholders } from "./statement";
+import { listPage, orderBy, type Paging } from "./list";
+import { builtStatement, inList, type Placeholders } from "./statement";
 import { isUniqueViolation } from "./pg-error";
 import type { Db } from "./types";
 
@@ -111,7 +111,14 @@ export function liveRecords<T extends EntityTable>(table: T, noun: string, sorta
       if (deleted.length === 0) throw notFound(id);
     },
     /** The ids among `ids` that are live rows; callers reject the others. */
-    existing: (ids: string[]): Promise<Set<string>> => existingIds(table, ids, live),
+    async existing(ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: table.id })
+        .from(from)
+        .where(and(inList(table.id, ids), live));
+      return new Set(rows.map((r) => r.id as string));
+    },
     /** Whether the table has a live row: reads at most one id, where a list would count them all. */
     async any(): Promise<boolean> {
       return (await db.select({ id: table.id }).from(from).where(live).limit(1)).length > 0;

@@ -1,26 +1,4 @@
-export {
-  ActorType,
-  AuthIdentityView,
-  EmailPassBody,
-  EmailPassNewPasswordBody,
-  MfaChallengeBody,
-  MfaChallengeView,
-  MfaDisableBody,
-  MfaFactorView,
-  MfaMethod,
-  MfaProvider,
-  MfaRecoveryCodesBody,
-  MfaStartBody,
-  MfaVerifyBody,
-  ProviderIdentityView,
-  type AuthIdentity,
-  type AuthIdentityRow,
-  type MfaChallengeRow,
-  type MfaFactorRow,
-  type OneTimeTokenKind,
-  type OneTimeTokenRow,
-  type ProviderIdentityRow,
-} from "./shapes";
+export * from "./shapes";
 export {
   createAuthService,
   actorIdOf,
