@@ -138,7 +138,7 @@ const changes = {
 
   /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
   async lock(returnId: string, type: ReturnChangeType): Promise<OrderReturnChangeRow> {
-    const row = await q.lockPendingChange(returnId);
+    const row = await q.lockPendingChange({ return_id: returnId });
     if (!row) {
       if (!(await q.returnById(returnId))) throw errors.notFound(`Return with id: ${returnId} was not found`);
       throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
@@ -152,7 +152,10 @@ const changes = {
 
   /** Refuses a second pending change on the order, and one while an order edit is active. */
   async assertNoPending(orderId: string): Promise<void> {
-    const [pending, edit] = await Promise.all([q.pendingChangeOfOrder(orderId), q.activeVersionChange(orderId)]);
+    const [pending, edit] = await Promise.all([
+      q.pendingChangeOfOrder({ order_id: orderId }),
+      q.activeVersionChange({ order_id: orderId }),
+    ]);
     if (edit) throw errors.invalidData(`Order ${orderId} has an active ${edit.change_type} change (${edit.id})`);
     if (pending)
       throw errors.invalidData(
@@ -179,11 +182,11 @@ const changes = {
   },
 
   remove: async (row: OrderReturnChangeRow): Promise<void> => {
-    await q.deleteChange(row.id);
+    await q.deleteChange({ id: row.id });
   },
 
   /** The return `returnId`, locked, or undefined. */
-  lockReturn: (returnId: string) => q.lockReturnRow(returnId),
+  lockReturn: (returnId: string) => q.lockReturnRow({ id: returnId }),
 };
 
 /**
@@ -220,7 +223,7 @@ function checkQuantity(
 
 /** Refuses to confirm or cancel alone the return of an exchange or a claim: its confirmation or cancellation does. */
 async function refuseOwned(returnId: string): Promise<void> {
-  const owner = await claimExchangeQueries.ofReturn(returnId);
+  const owner = await claimExchangeQueries.ofReturn({ return_id: returnId });
   if (owner)
     throw errors.invalidData(
       `Return ${returnId} is the inbound part of ${owner.kind} ${owner.id}: confirm or cancel the ${owner.kind}`,
@@ -376,7 +379,7 @@ export function createReturnChangeService() {
         const set: Partial<OrderReturnChangeRow> = {};
         if (input.location_id !== undefined) set.location_id = input.location_id;
         if (input.metadata !== undefined) set.metadata = input.metadata;
-        return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn(returnId));
+        return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn({ return_id: returnId }));
       });
     },
 
@@ -522,23 +525,23 @@ export function createReturnChangeService() {
     async reopen(changeId: string): Promise<void> {
       try {
         // A savepoint: the unique violation must not abort the transaction the delete then runs in.
-        await transaction(() => q.reopenChange(changeId, new Date()), { savepoint: true });
+        await transaction(() => q.reopenChange({ id: changeId, at: new Date() }), { savepoint: true });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        await q.deleteConfirmedChange(changeId);
+        await q.deleteConfirmedChange({ id: changeId });
       }
     },
 
     /** The order's pending return change, if any. */
     async pendingForOrder(orderId: string): Promise<ReturnChange | null> {
-      const row = await q.pendingChangeOfOrder(orderId);
+      const row = await q.pendingChangeOfOrder({ order_id: orderId });
       return row ? changeView(row) : null;
     },
 
     /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
     async retrieveReturn(id: string): Promise<ReturnOrDraft> {
-      const draft = await q.pendingRequestOf(id);
-      return draft ? draftReturn(draft, await claimExchangeQueries.ofReturn(id)) : returns.retrieve(id);
+      const draft = await q.pendingRequestOf({ return_id: id });
+      return draft ? draftReturn(draft, await claimExchangeQueries.ofReturn({ return_id: id })) : returns.retrieve(id);
     },
   };
   return service;

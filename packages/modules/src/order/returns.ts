@@ -115,7 +115,7 @@ export function createReturnService() {
           action: "return_request_reverted",
           undo: true,
         });
-        await q.deleteReturn(id);
+        await q.deleteReturn({ id: id });
       });
     },
 

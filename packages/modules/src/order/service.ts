@@ -166,7 +166,7 @@ export function createOrderService() {
             : [],
           service.recordChange(id, "order_placed", actor, null, { status, payment_status, total: input.totals.total }),
         ]);
-        return { ...row, items: byRank(items), shipping_methods: byRank(shipping_methods) };
+        return { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
       });
     },
 
@@ -400,26 +400,26 @@ export function createOrderService() {
     },
 
     /** The order placed from a cart, if any (live). */
-    findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart(cartId),
+    findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart({ cart_id: cartId }),
 
     /** The order a payment collection pays for, if any. */
     findByPaymentCollection: (collectionId: string): Promise<OrderRow | undefined> =>
-      q.byPaymentCollection(collectionId),
+      q.byPaymentCollection({ ids: JSON.stringify([collectionId]) }),
 
     /** Hard delete: only the compensation of a creation uses it (the order never existed). */
     async delete(id: string): Promise<void> {
-      await q.delete(id);
+      await q.delete({ id });
     },
 
     /** Appends one entry to the order's change log. */
-    recordChange(
+    async recordChange(
       orderId: string,
       action: string,
       actor: OrderActor,
       before: Record<string, unknown> | null,
       after: Record<string, unknown> | null,
     ): Promise<OrderChangeRow> {
-      return q.insertChange({
+      const row = await q.insertChange({
         id: generateId("ordch"),
         order_id: orderId,
         action,
@@ -428,6 +428,7 @@ export function createOrderService() {
         before,
         after,
       });
+      return row!;
     },
 
     /** The order's change log, oldest first. */
@@ -441,7 +442,7 @@ export function createOrderService() {
 
     /** Order summaries of several customers in one query, newest first, keyed by customer id. */
     async summariesByCustomer(customerIds: string[]): Promise<Map<string, OrderSummary[]>> {
-      const rows = customerIds.length ? await q.summariesOf(customerIds) : [];
+      const rows = customerIds.length ? await q.summariesOf({ ids: customerIds }) : [];
       return groupBy(rows, (r) => r.customer_id!, {
         value: ({ customer_id: _customer, ...summary }) => summary,
         keys: customerIds,
@@ -450,12 +451,12 @@ export function createOrderService() {
 
     /** Carts with more than one live order (`kasse check`), with those orders' ids; at most `limit`. */
     cartsWithSeveralOrders: (limit = 50): Promise<Array<{ cart_id: string; order_ids: string[] }>> =>
-      q.cartsWithSeveralOrders(limit),
+      q.cartsWithSeveralOrders({ limit }),
 
     /** Which of these carts have a live order. */
     async cartIdsWithOrders(cartIds: string[]): Promise<Set<string>> {
       if (!cartIds.length) return new Set();
-      return new Set((await q.cartsWithOrders(cartIds)).map((r) => r.cart_id));
+      return new Set((await q.cartsWithOrders({ ids: cartIds })).map((r) => r.cart_id));
     },
 
     /**
@@ -464,7 +465,7 @@ export function createOrderService() {
      */
     async liveOrderLineIds(ids: string[]): Promise<Set<string>> {
       if (!ids.length) return new Set();
-      const rows = await q.liveLines(ids);
+      const rows = await q.liveLines({ ids });
       const wanted = new Set(ids);
       return new Set(
         rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))),
@@ -478,7 +479,7 @@ export function createOrderService() {
     async reservationKeys(lineIds: string[]): Promise<Map<string, string>> {
       if (!lineIds.length) return new Map();
       const wanted = new Set(lineIds);
-      const rows = await q.liveLines(lineIds);
+      const rows = await q.liveLines({ ids: lineIds });
       return new Map(
         rows.flatMap((r) => (wanted.has(r.id) && r.cart_line_item_id ? [[r.id, r.cart_line_item_id] as const] : [])),
       );
@@ -491,7 +492,8 @@ export function createOrderService() {
      */
     async promotionUse(promotionIds: string[]): Promise<{ orders: number; amount: number }> {
       if (!promotionIds.length) return { orders: 0, amount: 0 };
-      return q.promotionUse(promotionIds);
+      const row = await q.promotionUse({ ids: promotionIds });
+      return { orders: Number(row?.orders ?? 0), amount: Number(row?.amount ?? 0) };
     },
 
     /**
@@ -499,7 +501,7 @@ export function createOrderService() {
      * order's currency), by order id, in promotion id order: one query for all the orders.
      */
     async promotionsOf(orderIds: string[]): Promise<Map<string, Array<{ promotion_id: string; amount: number }>>> {
-      const rows = orderIds.length ? await q.promotionsOf(orderIds) : [];
+      const rows = orderIds.length ? await q.promotionsOf({ ids: orderIds }) : [];
       return groupBy(rows, (r) => r.order_id, { value: ({ order_id: _order, ...promotion }) => promotion });
     },
 
@@ -511,18 +513,20 @@ export function createOrderService() {
       afterId: string,
       limit: number,
     ): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> =>
-      q.unfulfilledLines(afterId, limit),
+      q.unfulfilledLines({ after: afterId, limit }),
 
     /**
      * One page (by id) of live orders with their highest total over their versions (an edit that
      * lowered it leaves the difference to refund) and payment collections: what their payments may
      * hold (`kasse check`).
      */
-    paymentTotalsPage: (
+    async paymentTotalsPage(
       afterId: string,
       limit: number,
-    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> =>
-      q.paymentTotals(afterId, limit),
+    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
+      const rows = await q.paymentTotals({ after: afterId, limit });
+      return rows.map((r) => ({ ...r, total: Number(r.total) }));
+    },
   };
   return service;
 }
