@@ -13,7 +13,6 @@ export {
 } from "./service";
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
-export { convertDraftOrderStep } from "./draft-order-steps";
 export { lineShare, returnCredit, returnCreditOf } from "./return-credit";
 export { createReturnReasonService, type ReturnReasonService } from "./return-reasons";
 export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";

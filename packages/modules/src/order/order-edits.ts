@@ -18,12 +18,7 @@ import { changeView as returnChangeView, type ReturnChange } from "./return-chan
 export type OrderVersionChange = ReturnType<typeof changeView>;
 
 /** The money of a line or method as an edit leaves it. */
-export interface PlannedMoney {
-  subtotal: number;
-  discount_total: number;
-  tax_total: number;
-  total: number;
-}
+export type PlannedMoney = Record<"subtotal" | "discount_total" | "tax_total" | "total", number>;
 
 /** An existing line an edit changes: its new quantity, price and totals. */
 export type PlannedLine = PlannedMoney & { id: string; quantity: number; unit_price: number };
@@ -52,20 +47,7 @@ export type PlannedNewMethod = PlannedMoney &
   Pick<OrderShippingMethodRow, "shipping_option_id" | "name" | "amount" | "is_tax_inclusive"> & { action_id: string };
 
 /** The order's stored totals (see `storedTotals`). */
-export interface PlannedTotals {
-  item_subtotal: number;
-  item_tax_total: number;
-  item_discount_total: number;
-  item_total: number;
-  shipping_subtotal: number;
-  shipping_tax_total: number;
-  shipping_discount_total: number;
-  shipping_total: number;
-  subtotal: number;
-  discount_total: number;
-  tax_total: number;
-  total: number;
-}
+export type PlannedTotals = Record<(typeof ORDER_TOTAL_KEYS)[number], number>;
 
 /** What confirming a change writes: computed by the flows' `planChange` from the change's actions. */
 export interface ChangeApplication {
@@ -123,7 +105,6 @@ const isActive = (status: OrderChangeStatus) => status === "pending" || status =
 function actionAmount(a: OrderChangeAction): number {
   switch (a.action) {
     case "ITEM_ADD":
-      return a.details.unit_price * a.details.quantity;
     case "ITEM_UPDATE":
       return a.details.unit_price * a.details.quantity;
     case "SHIPPING_ADD":
@@ -219,9 +200,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       actor: OrderActor,
       options: { draft?: boolean } = {},
     ): Promise<OrderVersionChange> {
-      return transaction(async () => {
-        return changeView(await openChange(input, changeType, actor, options.draft === true));
-      });
+      return transaction(async () => changeView(await openChange(input, changeType, actor, options.draft === true)));
     },
 
     /** The edit `id`; 404 when there is none. */

@@ -167,8 +167,6 @@ const changes = {
   insert: (values: OrderReturnChangeInsert) =>
     q.insertChangeRequest(values, `Order ${values.order_id} already has a pending return change`),
 
-  assertReasons: (ids: Array<string | null | undefined>) => reasons.assertKnown(ids),
-
   /** The units each line may take on a change of `type`: returnable units of a request, outstanding ones of a receipt. */
   async limits(type: ReturnChangeType, row: OrderReturnChangeRow): Promise<Map<string, number>> {
     if (type === "return_request") {
@@ -180,13 +178,6 @@ const changes = {
     const existing = await returns.retrieve(row.return_id);
     return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
   },
-
-  remove: async (row: OrderReturnChangeRow): Promise<void> => {
-    await q.deleteChange({ id: row.id });
-  },
-
-  /** The return `returnId`, locked, or undefined. */
-  lockReturn: (returnId: string) => q.lockReturnRow({ id: returnId }),
 };
 
 /**
@@ -254,9 +245,6 @@ function shippingAction(row: OrderReturnChangeRow, actionId: string) {
  * deletes it. An order has at most one pending change.
  */
 export function createReturnChangeService() {
-  /** Runs `write` in one transaction. */
-  const inTransaction = <R>(write: (c: typeof changes) => Promise<R>) => transaction(() => write(changes));
-
   /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
     returnId: string,
@@ -264,7 +252,7 @@ export function createReturnChangeService() {
     name: ReturnChangeActionName,
     items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       let row = await changes.lock(returnId, type);
       const limits = await changes.limits(type, row);
       const now = new Date().toISOString();
@@ -283,7 +271,7 @@ export function createReturnChangeService() {
         };
         row = { ...row, actions: [...row.actions, added] };
       }
-      await changes.assertReasons(items.map((i) => i.reason_id));
+      await reasons.assertKnown(items.map((i) => i.reason_id));
       return changeView(await changes.save(row, { actions: row.actions }));
     });
   }
@@ -295,12 +283,12 @@ export function createReturnChangeService() {
     actionId: string,
     patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       const action = findAction(row, name, actionId);
       if (patch.quantity !== undefined)
         checkQuantity(type, row, await changes.limits(type, row), action.item_id, patch.quantity, actionId);
-      await changes.assertReasons([patch.reason_id]);
+      await reasons.assertKnown([patch.reason_id]);
       const updated: ReturnChangeAction = {
         ...action,
         quantity: patch.quantity ?? action.quantity,
@@ -314,7 +302,7 @@ export function createReturnChangeService() {
   }
 
   async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       findAction(row, name, actionId);
       return changeView(await changes.save(row, { actions: row.actions.filter((a) => a.id !== actionId) }));
@@ -323,7 +311,7 @@ export function createReturnChangeService() {
 
   /** Deletes a pending change: nothing of it stays. */
   async function cancel(returnId: string, type: ReturnChangeType): Promise<void> {
-    await inTransaction(async (changes) => changes.remove(await changes.lock(returnId, type)));
+    await transaction(async () => q.deleteChange({ id: (await changes.lock(returnId, type)).id }));
   }
 
   /**
@@ -336,7 +324,7 @@ export function createReturnChangeService() {
     actor: OrderActor | undefined,
     check?: (row: OrderReturnChangeRow) => void,
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       check?.(row);
       if (row.actions.length === 0)
@@ -354,7 +342,7 @@ export function createReturnChangeService() {
   const service = {
     /** Begins a return request on an open order (Medusa's `POST /admin/returns`): the return's id is reserved. */
     async beginRequest(input: ReturnRequestBegin, actor: OrderActor | undefined) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         await changes.openOrder(input.order_id);
         await changes.assertNoPending(input.order_id);
         const row = await changes.insert({
@@ -374,7 +362,7 @@ export function createReturnChangeService() {
 
     /** Changes a pending request's location or metadata. */
     async updateRequest(returnId: string, input: ReturnRequestUpdate) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         const set: Partial<OrderReturnChangeRow> = {};
         if (input.location_id !== undefined) set.location_id = input.location_id;
@@ -429,7 +417,7 @@ export function createReturnChangeService() {
      * so a second is refused until the first is removed.
      */
     async addRequestShipping(returnId: string, shipping: ReturnShipping, internalNote?: string | null) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         if (row.shipping)
           throw errors.invalidData(
@@ -451,7 +439,7 @@ export function createReturnChangeService() {
       actionId: string,
       patch: { amount?: number; internal_note?: string | null },
     ) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         const current = shippingAction(row, actionId);
         const updated = {
@@ -465,7 +453,7 @@ export function createReturnChangeService() {
 
     /** Takes a pending request's return shipping method off; 404 for another action. */
     async removeRequestShipping(returnId: string, actionId: string) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         shippingAction(row, actionId);
         return changeView(await changes.save(row, { shipping: null }));
@@ -474,8 +462,8 @@ export function createReturnChangeService() {
 
     /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */
     async beginReceipt(returnId: string, actor: OrderActor | undefined): Promise<void> {
-      await inTransaction(async (changes) => {
-        const existing = await changes.lockReturn(returnId);
+      await transaction(async () => {
+        const existing = await q.lockReturnRow({ id: returnId });
         if (!existing) {
           await changes.lock(returnId, "return_receive"); // a pending request: 400, else 404
           throw errors.notFound(`Return with id: ${returnId} was not found`);
