@@ -67,8 +67,8 @@ export function claimExchangeCancel(changes: Record<ClaimExchangeKind, OrderEdit
             : []
           : (ret?.items ?? []).map((i) => ({ item_id: i.line_item_id, quantity: i.quantity }));
       const [before, made] = await Promise.all([
-        q.versionOf(order.id, change.version - 1),
-        change.version === order.version ? undefined : q.versionOf(order.id, change.version),
+        q.versionOf({ order_id: order.id, version: change.version - 1 }),
+        change.version === order.version ? undefined : q.versionOf({ order_id: order.id, version: change.version }),
       ]);
       const had = new Set((before?.shipping_methods ?? []).map((m) => m.id));
       const methods = made ? made.shipping_methods.map((m) => m.id) : order.shipping_methods.map((m) => m.id);

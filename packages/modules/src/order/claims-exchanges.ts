@@ -10,7 +10,7 @@ import type {
   OrderReturnChangeRow,
 } from "./schema";
 import type { OrderActor, OrderEditBegin } from "./shapes";
-import type { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate } from "./claims-exchanges-schema";
+import type { ClaimBegin, ClaimItemsAdd, ClaimItemUpdate } from "./shapes";
 import { createOrderService } from "./service";
 import {
   createOrderEditService,
@@ -161,7 +161,7 @@ export function createClaimExchangeService() {
 
     /** The exchange or claim whose order change is `changeId`; 404 when there is none. */
     async ofChange(changeId: string): Promise<OrderClaimExchangeRow> {
-      const row = await cq.ofChange(changeId);
+      const row = await cq.ofChange({ change_id: changeId });
       if (!row) throw errors.notFound(`No exchange or claim has the order change ${changeId}`);
       return row;
     },
@@ -192,13 +192,13 @@ export function createClaimExchangeService() {
       change: Pick<OrderVersionChange, "id" | "change_type"> & { actions: OrderChangeAction[] },
     ): Promise<Deduction[]> {
       if (change.change_type !== "exchange" && change.change_type !== "claim") return [];
-      const row = await cq.ofChange(change.id);
+      const row = await cq.ofChange({ change_id: change.id });
       if (!row) return [];
       if (row.kind === "claim")
         return row.type === "refund"
           ? writeOffs(change.actions).map((a) => ({ item_id: a.reference_id, quantity: a.details.quantity }))
           : [];
-      const request = await q.pendingRequestOf(row.return_id);
+      const request = await q.pendingRequestOf({ return_id: row.return_id });
       return (request?.actions ?? []).map((a) => ({ item_id: a.item_id, quantity: a.quantity }));
     },
 
@@ -273,7 +273,8 @@ export function createClaimExchangeService() {
         const row = await cq.lock(id);
         if (row.kind !== kind) throw errors.notFound(`${NOUN[kind]} with id: ${id} was not found`);
         await CHANGES[kind].cancel(row.change_id, actor);
-        if (await q.pendingRequestOf(row.return_id)) await returnChanges.cancelRequest(row.return_id, true);
+        if (await q.pendingRequestOf({ return_id: row.return_id }))
+          await returnChanges.cancelRequest(row.return_id, true);
         await cq.remove(id);
       });
     },
@@ -291,14 +292,14 @@ export function createClaimExchangeService() {
       actor: OrderActor,
     ): Promise<{ order_id: string; version: number; added_line_ids: string[]; undo: AppliedClaimExchange }> {
       return transaction(async () => {
-        const found = await cq.ofChange(plan.change_id);
+        const found = await cq.ofChange({ change_id: plan.change_id });
         if (!found || found.kind !== kind) throw errors.notFound(`${NOUN[kind]} was not found`);
         const row = await cq.lock(found.id);
         const { order, applied } = await CHANGES[kind].confirm(plan, actor);
-        const request = await q.pendingRequestOf(row.return_id);
+        const request = await q.pendingRequestOf({ return_id: row.return_id });
         let dropped: AppliedClaimExchange["dropped_request"] = null;
         if (request && request.actions.length === 0) {
-          await q.deleteChange(request.id);
+          await q.deleteChange({ id: request.id });
           const { created_at, updated_at: _u, ...rest } = request;
           dropped = { ...rest, created_at: created_at.toISOString() };
         }
@@ -326,11 +327,13 @@ export function createClaimExchangeService() {
         await CHANGES[undo.kind].undoConfirm(undo.applied, actor);
         await cq.update(undo.id, { difference_due: null, refund_amount: null, additional_items: [] });
         if (undo.dropped_request)
-          await cq.restoreReturnChange({
-            ...undo.dropped_request,
-            created_at: new Date(undo.dropped_request.created_at),
-            confirmed_at: null,
-          });
+          await cq.restoreReturnChanges([
+            {
+              ...undo.dropped_request,
+              created_at: new Date(undo.dropped_request.created_at),
+              confirmed_at: null,
+            },
+          ]);
       });
     },
   };
@@ -346,9 +349,9 @@ async function claimable(orderId: string): Promise<Map<string, number>> {
   const left = new Map(order.items.map((i) => [i.id, i.fulfilled_quantity]));
   const [confirmed, canceled] = await Promise.all([
     q.versionChanges(orderId, { change_type: ["claim"], status: ["confirmed"] }, { limit: 10_000, offset: 0 }),
-    cq.canceledChangeIds(orderId),
+    cq.canceledOfOrder({ order_id: orderId }),
   ]);
-  for (const change of confirmed.items.filter((c) => !canceled.includes(c.id)))
+  for (const change of confirmed.items.filter((c) => !canceled.some((r) => r.change_id === c.id)))
     for (const a of writeOffs(change.actions))
       left.set(a.reference_id, (left.get(a.reference_id) ?? 0) - a.details.quantity);
   return left;

@@ -1,86 +1,9 @@
-import { Type, type Static } from "@sinclair/typebox";
-import { Amount, Count, CurrencyCode, Email, errors, Id, LongText, OptionalMetadata, Title } from "@kasse/core";
+import { errors } from "@kasse/core";
 import { transaction, type ListPaging } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import type { OrderRow } from "./schema";
-import { OrderAddressInput, type OrderActor, type OrderCreate, type OrderFilters } from "./shapes";
+import type { DraftOrderUpdate, OrderActor, OrderCreate, OrderFilters } from "./shapes";
 import { createOrderService } from "./service";
-
-/** One line of a draft: a variant (priced unless `unit_price`), or a custom line (`title` and `unit_price`). */
-const DraftOrderItem = Type.Object(
-  {
-    variant_id: Type.Optional(Id()),
-    title: Type.Optional(Title({ minLength: 1 })),
-    quantity: Count({ minimum: 1 }),
-    unit_price: Type.Optional(Amount()),
-    internal_note: Type.Optional(LongText()),
-  },
-  { additionalProperties: false },
-);
-
-/** Body of `POST /admin/draft-orders` (Medusa's draft order: an order with status `draft`). */
-export const DraftOrderCreate = Type.Object(
-  {
-    email: Type.Optional(Email()),
-    customer_id: Type.Optional(Id()),
-    region_id: Id(),
-    /** The region's currency (another one is refused). */
-    currency_code: Type.Optional(CurrencyCode()),
-    sales_channel_id: Type.Optional(Id()),
-    shipping_address: Type.Optional(OrderAddressInput),
-    billing_address: Type.Optional(OrderAddressInput),
-    items: Type.Optional(Type.Array(DraftOrderItem, { maxItems: 100 })),
-    /** Medusa's shipping methods: the option, its `amount` (default: the option's price) and `name` (default: the option's). */
-    shipping_methods: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            shipping_option_id: Id(),
-            name: Type.Optional(Title({ minLength: 1 })),
-            amount: Type.Optional(Amount()),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 10 },
-      ),
-    ),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
-export type DraftOrderCreate = Static<typeof DraftOrderCreate>;
-
-/** Body of `POST /admin/draft-orders/{id}`: its email, customer, sales channel, addresses and metadata. */
-export const DraftOrderUpdate = Type.Object(
-  {
-    email: Type.Optional(Email()),
-    customer_id: Type.Optional(Id()),
-    sales_channel_id: Type.Optional(Id()),
-    shipping_address: Type.Optional(OrderAddressInput),
-    billing_address: Type.Optional(OrderAddressInput),
-    metadata: OptionalMetadata(),
-  },
-  { additionalProperties: false },
-);
-export type DraftOrderUpdate = Static<typeof DraftOrderUpdate>;
-
-/** `POST /admin/draft-orders/{id}/edit/items`: variants or custom lines, as a draft is created with. */
-export const DraftEditItemsAdd = Type.Object(
-  { items: Type.Array(DraftOrderItem, { minItems: 1, maxItems: 100 }) },
-  { additionalProperties: false },
-);
-export type DraftEditItemsAdd = Static<typeof DraftEditItemsAdd>;
-
-/** `POST /admin/draft-orders/{id}/edit/shipping-methods/{action_id}`: an added method's price (Medusa's body names its option). */
-export const DraftEditShippingUpdate = Type.Object(
-  {
-    shipping_option_id: Type.Optional(Id()),
-    custom_amount: Type.Optional(Type.Union([Amount(), Type.Null()])),
-    internal_note: Type.Optional(Type.Union([LongText(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export type DraftEditShippingUpdate = Static<typeof DraftEditShippingUpdate>;
 
 /** What converting a draft changed, for undoing it (JSON, journaled). */
 export interface ConvertedDraft {
@@ -154,7 +77,7 @@ export function createDraftOrderService() {
     async convert(id: string, actor: OrderActor): Promise<{ order: Order; converted: ConvertedDraft }> {
       return transaction(async () => {
         const draft = await lockDraft(id);
-        const active = await q.activeVersionChange(id);
+        const active = await q.activeVersionChange({ order_id: id });
         if (active)
           throw errors.invalidData(`Draft order ${id} has an active edit (${active.id}): confirm or cancel it`);
         if (draft.items.length === 0) throw errors.invalidData(`Draft order ${id} has no items`);

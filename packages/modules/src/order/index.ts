@@ -1,93 +1,5 @@
-export {
-  ORDER_STATUSES,
-  type OrderStatus,
-  PAYMENT_STATUSES,
-  type OrderPaymentStatus,
-  FULFILLMENT_STATUSES,
-  type OrderFulfillmentStatus,
-  type OrderAddress,
-  RETURN_STATUSES,
-  type ReturnStatus,
-  type ReturnReasonRow,
-  RETURN_CHANGE_TYPES,
-  type ReturnChangeType,
-  RETURN_CHANGE_STATUSES,
-  type ReturnChangeStatus,
-  type ReturnChangeActionName,
-  type ReturnChangeAction,
-  type OrderReturnChangeRow,
-  type OrderReturnChangeInsert,
-  TRANSFER_STATUSES,
-  type TransferStatus,
-  type OrderTransferRequestRow,
-  type OrderReturnRow,
-  type OrderReturnItemRow,
-  type OrderReturn,
-  type OrderRow,
-  type OrderLineItemRow,
-  type OrderShippingMethodRow,
-  type OrderChangeRow,
-  ORDER_CHANGE_TYPES,
-  type OrderChangeType,
-  ORDER_CHANGE_STATUSES,
-  type OrderChangeStatus,
-  ORDER_CHANGE_ACTIONS,
-  type OrderChangeActionName,
-  type OrderChangeAction,
-  type OrderChangeActionBody,
-  type AddedItemDetails,
-  type AddedShippingDetails,
-  CLAIM_REASONS,
-  type ClaimReason,
-  CLAIM_TYPES,
-  type ClaimType,
-  type ClaimExchangeKind,
-  type OrderClaimExchangeRow,
-  type OrderVersionChangeRow,
-  OrderEditBegin,
-  OrderCreditLineCreate,
-  OrderCreditLineView,
-  type OrderCreditLine,
-  OrderEditItemsAdd,
-  OrderEditItemUpdate,
-  OrderEditRequest,
-  OrderChangeUpdate,
-  OrderEditShippingAdd,
-  OrderEditShippingUpdate,
-  OrderChangeActionView,
-  OrderVersionChangeView,
-  OrderAddressInput,
-  OrderLineItemInput,
-  OrderShippingMethodInput,
-  OrderTotalsInput,
-  OrderCreate,
-  OrderUpdate,
-  type OrderActor,
-  type OrderFilters,
-  OrderSummaryResponse,
-  ReturnReasonCreate,
-  ReturnReasonUpdate,
-  ReturnCreate,
-  type ReturnCreateInput,
-  type ReturnShipping,
-  ReturnReceive,
-  ReturnRequestBegin,
-  ReturnRequestUpdate,
-  ReturnRequestItems,
-  ReturnRequestItemUpdate,
-  ReturnReceiveItems,
-  ReturnReceiveItemUpdate,
-  ReturnChangeConfirm,
-  OrderLineItemView,
-  OrderShippingMethodView,
-  OrderChangeView,
-  ReturnReasonView,
-  ReturnItemView,
-  ReturnView,
-  ReturnChangeActionView,
-  ReturnChangeView,
-  OrderView,
-} from "./shapes";
+export * from "./shapes";
+export * from "./steps";
 export {
   createOrderService,
   assertOpen,
@@ -101,10 +13,8 @@ export {
 } from "./service";
 export { deriveFulfillmentStatus, type LineProgress } from "./fulfillment-status";
 export { derivePaymentStatus, type CollectionAmounts } from "./payment-status";
-export * from "./steps";
-export { convertDraftOrderStep } from "./draft-order-steps";
 export { lineShare, returnCredit, returnCreditOf } from "./return-credit";
-export { createReturnReasonService, type ReturnReasonService, type ReturnReasonFilters } from "./return-reasons";
+export { createReturnReasonService, type ReturnReasonService } from "./return-reasons";
 export { createReturnService, type ReturnService, type ReturnReceipt, type ReceivedLine } from "./returns";
 export {
   createReturnChangeService,
@@ -128,15 +38,7 @@ export {
   ORDER_TOTAL_KEYS,
 } from "./order-edits";
 export { createCreditLineService, creditLineTotal, type CreditLineService } from "./credit-lines";
-export {
-  createDraftOrderService,
-  DraftOrderCreate,
-  DraftOrderUpdate,
-  DraftEditItemsAdd,
-  DraftEditShippingUpdate,
-  type DraftOrderService,
-  type ConvertedDraft,
-} from "./draft-orders";
+export { createDraftOrderService, type DraftOrderService, type ConvertedDraft } from "./draft-orders";
 export {
   createClaimExchangeService,
   type ClaimExchangeService,
@@ -144,14 +46,6 @@ export {
   type AppliedClaimExchange,
 } from "./claims-exchanges";
 export type { CanceledClaimExchange, Deduction } from "./claims-exchanges-cancel";
-export {
-  ClaimBegin,
-  ClaimItemsAdd,
-  ClaimItemUpdate,
-  ClaimExchangeConfirm,
-  ExchangeView,
-  ClaimView,
-} from "./claims-exchanges-schema";
 export type { ClaimExchangeFilters } from "./queries/claims-exchanges";
 export {
   createOrderTransferService,

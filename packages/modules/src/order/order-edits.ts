@@ -18,12 +18,7 @@ import { changeView as returnChangeView, type ReturnChange } from "./return-chan
 export type OrderVersionChange = ReturnType<typeof changeView>;
 
 /** The money of a line or method as an edit leaves it. */
-export interface PlannedMoney {
-  subtotal: number;
-  discount_total: number;
-  tax_total: number;
-  total: number;
-}
+export type PlannedMoney = Record<"subtotal" | "discount_total" | "tax_total" | "total", number>;
 
 /** An existing line an edit changes: its new quantity, price and totals. */
 export type PlannedLine = PlannedMoney & { id: string; quantity: number; unit_price: number };
@@ -52,20 +47,7 @@ export type PlannedNewMethod = PlannedMoney &
   Pick<OrderShippingMethodRow, "shipping_option_id" | "name" | "amount" | "is_tax_inclusive"> & { action_id: string };
 
 /** The order's stored totals (see `storedTotals`). */
-export interface PlannedTotals {
-  item_subtotal: number;
-  item_tax_total: number;
-  item_discount_total: number;
-  item_total: number;
-  shipping_subtotal: number;
-  shipping_tax_total: number;
-  shipping_discount_total: number;
-  shipping_total: number;
-  subtotal: number;
-  discount_total: number;
-  tax_total: number;
-  total: number;
-}
+export type PlannedTotals = Record<(typeof ORDER_TOTAL_KEYS)[number], number>;
 
 /** What confirming a change writes: computed by the flows' `planChange` from the change's actions. */
 export interface ChangeApplication {
@@ -123,7 +105,6 @@ const isActive = (status: OrderChangeStatus) => status === "pending" || status =
 function actionAmount(a: OrderChangeAction): number {
   switch (a.action) {
     case "ITEM_ADD":
-      return a.details.unit_price * a.details.quantity;
     case "ITEM_UPDATE":
       return a.details.unit_price * a.details.quantity;
     case "SHIPPING_ADD":
@@ -219,9 +200,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       actor: OrderActor,
       options: { draft?: boolean } = {},
     ): Promise<OrderVersionChange> {
-      return transaction(async () => {
-        return changeView(await openChange(input, changeType, actor, options.draft === true));
-      });
+      return transaction(async () => changeView(await openChange(input, changeType, actor, options.draft === true)));
     },
 
     /** The edit `id`; 404 when there is none. */
@@ -233,7 +212,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
 
     /** The order's active change, if any. */
     async activeFor(orderId: string): Promise<OrderVersionChange | null> {
-      const row = await q.activeVersionChange(orderId);
+      const row = await q.activeVersionChange({ order_id: orderId });
       return row ? changeView(row) : null;
     },
 
@@ -242,7 +221,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
      * change. 404 for an unknown order, 400 when it has no active edit.
      */
     async activeEditId(orderId: string): Promise<string> {
-      const row = await q.activeVersionChange(orderId);
+      const row = await q.activeVersionChange({ order_id: orderId });
       if (row?.change_type === "edit") return row.id;
       await orders.retrieve(orderId);
       throw errors.invalidData(`Order ${orderId} has no active order edit`);
@@ -253,7 +232,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       orderId: string,
       version: number,
     ): Promise<(Pick<Order, "items" | "shipping_methods" | "version"> & PlannedTotals) | undefined> {
-      const kept = await q.versionOf(orderId, version);
+      const kept = await q.versionOf({ order_id: orderId, version: version });
       if (!kept) return undefined;
       const revive = <T>(rows: Array<Record<string, unknown>>) =>
         rows.map((r) => ({
@@ -525,12 +504,12 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
               })),
             )
           : [];
-        if (plan.removed_method_ids.length) await q.deleteMethods(plan.removed_method_ids);
+        if (plan.removed_method_ids.length) await q.deleteMethods({ ids: plan.removed_method_ids });
         for (const method of plan.methods ?? []) {
           const { id, ...money } = method;
           await q.setMethod(id, { ...money, updated_at: new Date() });
         }
-        const promotionsBefore = plan.promotions ? await q.promotionsOf([order.id]) : undefined;
+        const promotionsBefore = plan.promotions ? await q.promotionsOf({ ids: [order.id] }) : undefined;
         if (plan.promotions) await q.replacePromotions(order.id, plan.promotions);
         await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
         await q.saveVersionChange(row.id, {
@@ -570,7 +549,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     async undoConfirm(applied: AppliedChange, actor: OrderActor): Promise<void> {
       await transaction(async () => {
         const order = await orders.lock(applied.order_id);
-        const kept = await q.versionOf(applied.order_id, applied.version);
+        const kept = await q.versionOf({ order_id: applied.order_id, version: applied.version });
         if (!kept) return;
         const changed = new Set(applied.changed_line_ids);
         for (const item of kept.items as unknown as OrderLineItemRow[]) {
@@ -584,8 +563,8 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
             total: item.total,
           });
         }
-        if (applied.line_ids.length) await q.deleteLines(applied.line_ids);
-        if (applied.method_ids.length) await q.deleteMethods(applied.method_ids);
+        if (applied.line_ids.length) await q.deleteLines({ ids: applied.line_ids });
+        if (applied.method_ids.length) await q.deleteMethods({ ids: applied.method_ids });
         // Confirmations journaled before methods could be removed carry no list.
         const removed = new Set(applied.removed_method_ids ?? []);
         const methods = (kept.shipping_methods as unknown as OrderShippingMethodRow[]).filter((m) => removed.has(m.id));
@@ -602,7 +581,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
           ...(kept.totals as unknown as PlannedTotals),
           version: applied.version,
         });
-        await q.deleteVersion(applied.order_id, applied.version);
+        await q.deleteVersion({ order_id: applied.order_id, version: applied.version });
         await q.saveVersionChange(applied.change_id, {
           status: applied.status,
           confirmed_at: null,
@@ -671,7 +650,10 @@ export async function openChange(
 
 /** Refuses (400) a new change on order `orderId` while it has an active change or a pending return change. */
 export async function assertNoActiveChange(orderId: string): Promise<void> {
-  const [active, pendingReturn] = await Promise.all([q.activeVersionChange(orderId), q.pendingChangeOfOrder(orderId)]);
+  const [active, pendingReturn] = await Promise.all([
+    q.activeVersionChange({ order_id: orderId }),
+    q.pendingChangeOfOrder({ order_id: orderId }),
+  ]);
   if (active)
     throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);
   if (pendingReturn) throw errors.invalidData(`Order ${orderId} has a pending return change`);

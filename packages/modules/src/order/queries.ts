@@ -18,8 +18,10 @@ import {
 } from "drizzle-orm";
 import {
   db,
+  first,
   fromJson,
   groupBy,
+  inFilters,
   inList,
   insertRows,
   jsonRelation,
@@ -51,18 +53,13 @@ import {
   type OrderChangeStatus,
   type OrderChangeType,
   type ReturnStatus,
-  type OrderChangeRow,
-  type OrderVersionChangeRow,
   type OrderLineItemRow,
-  type OrderReturnChangeRow,
   type OrderReturnItemRow,
   type OrderReturnRow,
   type OrderRow,
   type OrderShippingMethodRow,
-  type OrderTransferRequestRow,
-  type ReturnReasonRow,
 } from "./schema";
-import type { OrderFilters, OrderReturn } from "./shapes";
+import type { OrderFilters, OrderReturn, ReturnReasonFilters } from "./shapes";
 
 // The order module's SQL (orders, their lines, change log, returns, return changes, transfers and
 // return reasons): the only file of the module that imports drizzle and its tables.
@@ -171,11 +168,11 @@ const pageQuery = (
     .limit(limit)
     .offset(offset);
 
-/** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
 /** Orders, not drafts (Medusa's order lists leave drafts out; the draft-order list asks for them alone). */
 const placed = ne(order.status, "draft");
 const draftsOrPlaced = (filters: OrderFilters) => (filters.is_draft_order ? eq(order.status, "draft") : placed);
 
+/** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
 const firstPagesOf = (returns: boolean) =>
   statement((v: Placeholders<{ limit: number; offset: number }>) =>
     pageQuery(
@@ -189,6 +186,7 @@ const firstPagesOf = (returns: boolean) =>
 const firstPages = firstPagesOf(false);
 const firstPagesWithReturns = firstPagesOf(true);
 
+const insertPromotions = insertRows(orderPromotion);
 const linesOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
   db
     .select({ id: order.id, items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
@@ -197,81 +195,13 @@ const linesOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
 );
 
 // An order's answer (checkout's, the order page's): the row with its lines and methods, one statement.
-const fullOrderById = statement((v: Placeholders<{ id: string }>) =>
-  db
-    .select({ ...getTableColumns(order), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
-    .from(order)
-    .where(and(eq(order.id, v.id), live)),
-);
-
-// An order placed and an entry of its change log, built once per shape of their row; its lines,
-// promotions and shipping methods, however many: one statement each.
-const insertOrder = statement((v: Placeholders<typeof order.$inferInsert>) => db.insert(order).values(v).returning());
-const insertChange = statement((v: Placeholders<typeof orderChange.$inferInsert>) =>
-  db.insert(orderChange).values(v).returning(),
-);
-const insertLines = insertRows<OrderLineItemRow[]>(orderLineItem, { returning: true });
-const insertMethods = insertRows<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true });
-const restoreMethod = statement((v: Placeholders<typeof orderShippingMethod.$inferInsert>) =>
-  db.insert(orderShippingMethod).values(v),
-);
-const insertPromotions = insertRows(orderPromotion);
-
-const byCart = statement((v: Placeholders<{ cart_id: string }>) =>
-  db
-    .select()
-    .from(order)
-    .where(and(eq(order.cart_id, v.cart_id), live))
-    .limit(1),
-);
-
-const byPaymentCollection = statement((v: Placeholders<{ ids: string }>) =>
-  db
-    .select()
-    .from(order)
-    .where(and(live, sql`${order.payment_collection_ids} @> ${v.ids}::jsonb`))
-    .limit(1),
-);
-
-const deleteOrder = statement((v: Placeholders<{ id: string }>) => db.delete(order).where(eq(order.id, v.id)));
-
-const summariesOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({
-      id: order.id,
-      customer_id: order.customer_id,
-      display_id: order.display_id,
-      status: order.status,
-      payment_status: order.payment_status,
-      fulfillment_status: order.fulfillment_status,
-      currency_code: order.currency_code,
-      total: order.total,
-      created_at: order.created_at,
-    })
-    .from(order)
-    .where(and(live, inList(order.customer_id, v.ids), placed))
-    .orderBy(desc(order.created_at), asc(order.id)),
-);
-
-const cartsWithSeveral = statement((v: Placeholders<{ limit: number }>) =>
-  db
-    .select({
-      cart_id: sql<string>`${order.cart_id}`,
-      order_ids: sql<string[]>`array_agg(${order.id} order by ${order.id})`,
-    })
-    .from(order)
-    .where(and(live, isNotNull(order.cart_id)))
-    .groupBy(order.cart_id)
-    .having(sql`count(*) > 1`)
-    .orderBy(order.cart_id)
-    .limit(v.limit as unknown as Placeholder),
-);
-
-const cartsOrdered = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .selectDistinct({ cart_id: sql<string>`${order.cart_id}` })
-    .from(order)
-    .where(and(live, inList(order.cart_id, v.ids))),
+const fullOrderById = first(
+  statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({ ...getTableColumns(order), items: jsonRelation(itemsRelation), methods: jsonRelation(methodsRelation) })
+      .from(order)
+      .where(and(eq(order.id, v.id), live)),
+  ),
 );
 
 /** Lines of live orders that are not canceled (what reservations and returns concern). */
@@ -284,81 +214,24 @@ const openOrderLine = and(
   placed,
 );
 
-const liveLines = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({ id: orderLineItem.id, cart_line_item_id: orderLineItem.cart_line_item_id })
-    .from(orderLineItem)
-    .innerJoin(order, eq(order.id, orderLineItem.order_id))
-    .where(and(openOrderLine, or(inList(orderLineItem.id, v.ids), inList(orderLineItem.cart_line_item_id, v.ids)))),
-);
-
-const promotionUse = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select({
-      orders: countDistinct(orderPromotion.order_id),
-      amount: sql<string>`coalesce(sum(${orderPromotion.amount}), 0)`,
-    })
-    .from(orderPromotion)
-    .innerJoin(order, eq(order.id, orderPromotion.order_id))
-    // A draft's codes use no budget until it is converted.
-    .where(and(live, ne(order.status, "draft"), inList(orderPromotion.promotion_id, v.ids))),
-);
-
-const promotionsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(orderPromotion)
-    .where(inList(orderPromotion.order_id, v.ids))
-    .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)),
-);
-
-const unfulfilledLines = statement((v: Placeholders<{ after: string; limit: number }>) =>
-  db
-    .select({
-      id: orderLineItem.id,
-      cart_line_item_id: orderLineItem.cart_line_item_id,
-      variant_id: sql<string>`${orderLineItem.variant_id}`,
-      outstanding: sql<number>`(${orderLineItem.quantity} - ${orderLineItem.fulfilled_quantity})::int`,
-    })
-    .from(orderLineItem)
-    .innerJoin(order, eq(order.id, orderLineItem.order_id))
-    .where(
-      and(
-        openOrderLine,
-        isNotNull(orderLineItem.variant_id),
-        gt(orderLineItem.quantity, orderLineItem.fulfilled_quantity),
-        gt(orderLineItem.id, v.after),
-      ),
-    )
-    .orderBy(orderLineItem.id)
-    .limit(v.limit as unknown as Placeholder),
-);
-
 // An order's highest total over its versions: an edit that lowered it leaves what was paid above it to refund.
 const highestTotal = sql<number>`greatest(${order.total}, coalesce((select max((${orderVersion.totals}->>'total')::bigint) from ${orderVersion} where ${orderVersion.order_id} = ${order.id}), 0))`;
-const paymentTotals = statement((v: Placeholders<{ after: string; limit: number }>) =>
-  db
-    .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
-    .from(order)
-    .where(and(live, gt(order.id, v.after)))
-    .orderBy(order.id)
-    .limit(v.limit as unknown as Placeholder),
-);
 
 function orderConditions(filters: OrderFilters): SQL[] {
-  const out: SQL[] = [];
-  if (filters.id?.length) out.push(inList(order.id, filters.id));
-  if (filters.status?.length) out.push(inList(order.status, filters.status));
-  if (filters.payment_status?.length) out.push(inList(order.payment_status, filters.payment_status));
-  if (filters.fulfillment_status?.length) out.push(inList(order.fulfillment_status, filters.fulfillment_status));
-  if (filters.sales_channel_id?.length) out.push(inList(order.sales_channel_id, filters.sales_channel_id));
-  if (filters.customer_id?.length) out.push(inList(order.customer_id, filters.customer_id));
-  if (filters.email?.length) out.push(inList(order.email, filters.email));
-  if (filters.region_id?.length) out.push(inList(order.region_id, filters.region_id));
-  out.push(
+  const out: SQL[] = [
+    ...inFilters(filters, {
+      id: order.id,
+      status: order.status,
+      payment_status: order.payment_status,
+      fulfillment_status: order.fulfillment_status,
+      sales_channel_id: order.sales_channel_id,
+      customer_id: order.customer_id,
+      email: order.email,
+      region_id: order.region_id,
+    }),
     ...rangeConditions(order.created_at, filters.created_at),
     ...rangeConditions(order.updated_at, filters.updated_at),
-  );
+  ];
   if (filters.q) {
     const q = filters.q.trim();
     const matches: SQL[] = [ilike(order.email, likePattern(q))];
@@ -370,7 +243,9 @@ function orderConditions(filters: OrderFilters): SQL[] {
   return out;
 }
 
-// Returns.
+const returnById = first(
+  statement((v: Placeholders<{ id: string }>) => db.select().from(orderReturn).where(eq(orderReturn.id, v.id))),
+);
 const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
   db
     .select()
@@ -381,16 +256,10 @@ const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
 const itemsOfReturns = statement((v: Placeholders<{ ids: string[] }>) =>
   db.select().from(orderReturnItem).where(inList(orderReturnItem.return_id, v.ids)).orderBy(asc(orderReturnItem.id)),
 );
-const returnById = statement((v: Placeholders<{ id: string }>) =>
-  db.select().from(orderReturn).where(eq(orderReturn.id, v.id)),
-);
-const lockReturnById = statement((v: Placeholders<{ id: string }>) =>
-  db.select().from(orderReturn).where(eq(orderReturn.id, v.id)).for("update"),
-);
-const insertReturn = statement((v: Placeholders<typeof orderReturn.$inferInsert>) => db.insert(orderReturn).values(v));
-const insertReturnItems = insertRows(orderReturnItem);
-const deleteReturn = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(orderReturn).where(eq(orderReturn.id, v.id)),
+const lockReturnById = first(
+  statement((v: Placeholders<{ id: string }>) =>
+    db.select().from(orderReturn).where(eq(orderReturn.id, v.id)).for("update"),
+  ),
 );
 
 /** The items of `rows`, one statement for all, attached to their return. */
@@ -400,117 +269,16 @@ async function withItems(rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   return rows.map((row) => asReturn(row, items.get(row.id) ?? []));
 }
 
-// Return changes (Medusa's order-change protocol for returns).
-const pendingByReturn = statement((v: Placeholders<{ return_id: string }>) =>
+/** The return `row` with its items; undefined when there is none. */
+const withItemsOf = async (row: OrderReturnRow | undefined) => (row ? (await withItems([row]))[0] : undefined);
+
+/** The pending return change of order `order_id` or return `return_id`, as `where` picks it. */
+const pendingChange = (where: SQL | undefined) =>
   db
     .select()
     .from(orderReturnChange)
-    .where(and(eq(orderReturnChange.return_id, v.return_id), eq(orderReturnChange.status, "pending")))
-    .for("update"),
-);
-const pendingOfOrder = statement((v: Placeholders<{ order_id: string }>) =>
-  db
-    .select()
-    .from(orderReturnChange)
-    .where(and(eq(orderReturnChange.order_id, v.order_id), eq(orderReturnChange.status, "pending"))),
-);
-const pendingRequestOf = statement((v: Placeholders<{ return_id: string }>) =>
-  db
-    .select()
-    .from(orderReturnChange)
-    .where(
-      and(
-        eq(orderReturnChange.return_id, v.return_id),
-        eq(orderReturnChange.change_type, "return_request"),
-        eq(orderReturnChange.status, "pending"),
-      ),
-    ),
-);
-const deleteChange = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(orderReturnChange).where(eq(orderReturnChange.id, v.id)),
-);
-const reopenChange = statement((v: Placeholders<{ id: string; at: Date }>) =>
-  db
-    .update(orderReturnChange)
-    .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: v.at })
-    .where(and(eq(orderReturnChange.id, v.id), eq(orderReturnChange.status, "confirmed"))),
-);
-const deleteConfirmedChange = statement((v: Placeholders<{ id: string }>) =>
-  db.delete(orderReturnChange).where(and(eq(orderReturnChange.id, v.id), eq(orderReturnChange.status, "confirmed"))),
-);
+    .where(and(where, eq(orderReturnChange.status, "pending")));
 
-// Order changes (Medusa's: edits), their versions.
-const ACTIVE: OrderChangeStatus[] = ["pending", "requested"];
-const activeOfOrder = statement((v: Placeholders<{ order_id: string; statuses: string[] }>) =>
-  db
-    .select()
-    .from(orderVersionChange)
-    .where(and(eq(orderVersionChange.order_id, v.order_id), inList(orderVersionChange.status, v.statuses))),
-);
-const insertVersion = statement((v: Placeholders<typeof orderVersion.$inferInsert>) =>
-  db.insert(orderVersion).values(v),
-);
-const deleteVersion = statement((v: Placeholders<{ order_id: string; version: number }>) =>
-  db.delete(orderVersion).where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
-);
-const versionOf = statement((v: Placeholders<{ order_id: string; version: number }>) =>
-  db
-    .select()
-    .from(orderVersion)
-    .where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
-);
-const deleteLinesById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.delete(orderLineItem).where(inList(orderLineItem.id, v.ids)),
-);
-const deleteMethodsById = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.delete(orderShippingMethod).where(inList(orderShippingMethod.id, v.ids)),
-);
-
-// Transfers. Times compared with a column are ISO text (a placeholder skips the column's encoder).
-const cancelOpenTransfers = statement((v: Placeholders<{ order_id: string; at: Date }>) =>
-  db
-    .update(orderTransferRequest)
-    .set({ status: "canceled", answered_at: v.at, updated_at: v.at })
-    .where(and(eq(orderTransferRequest.order_id, v.order_id), eq(orderTransferRequest.status, "requested"))),
-);
-const cancelTransfer = statement((v: Placeholders<{ id: string; at: Date }>) =>
-  db
-    .update(orderTransferRequest)
-    .set({ status: "canceled", answered_at: v.at, updated_at: v.at })
-    .where(and(eq(orderTransferRequest.id, v.id), eq(orderTransferRequest.status, "requested"))),
-);
-const insertTransfer = statement((v: Placeholders<typeof orderTransferRequest.$inferInsert>) =>
-  db.insert(orderTransferRequest).values(v).returning(),
-);
-const useTransferToken = statement(
-  (v: Placeholders<{ order_id: string; token_hash: string; status: "accepted" | "declined"; at: Date }>) =>
-    db
-      .update(orderTransferRequest)
-      .set({ status: v.status, answered_at: v.at, updated_at: v.at })
-      .where(
-        and(
-          eq(orderTransferRequest.order_id, v.order_id),
-          eq(orderTransferRequest.token_hash, v.token_hash),
-          eq(orderTransferRequest.status, "requested"),
-          gt(orderTransferRequest.expires_at, sql`now()`),
-        ),
-      )
-      .returning(),
-);
-const openTransfer = statement((v: Placeholders<{ order_id: string }>) =>
-  db
-    .select()
-    .from(orderTransferRequest)
-    .where(
-      and(
-        eq(orderTransferRequest.order_id, v.order_id),
-        eq(orderTransferRequest.status, "requested"),
-        gt(orderTransferRequest.expires_at, sql`now()`),
-      ),
-    ),
-);
-
-/** The order module's named statements, each run on the current handle (the transaction in progress, if any). */
 /**
  * A page of order `orderId`'s live changes in `table` (its version changes or its return changes),
  * oldest first, of the ids, types and statuses asked for, and their count.
@@ -535,10 +303,20 @@ const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturn
     page,
   );
 
+const requested = eq(orderTransferRequest.status, "requested");
+const unexpired = gt(orderTransferRequest.expires_at, sql`now()`);
+
+/** The live return reasons matching a list's filters. */
+const reasonConditions = (filters: ReturnReasonFilters): SQL[] => [
+  ...inFilters(filters, { id: returnReason.id, value: returnReason.value }),
+  ...textSearch(filters.q, [returnReason.value, returnReason.label, returnReason.description]),
+];
+
+/** The order module's named statements, each run on the current handle (the transaction in progress, if any). */
 export const orderQueries = {
   /** The live order `id` with its lines and methods; undefined when there is none. */
   async byId(id: string): Promise<Order | undefined> {
-    const [found] = await fullOrderById({ id });
+    const found = await fullOrderById({ id });
     if (!found) return undefined;
     const { items, methods, ...row } = found;
     return withLines(row as OrderRow, { items, methods });
@@ -582,11 +360,16 @@ export const orderQueries = {
       .where(and(live, draftsOrPlaced(filters), ...where));
     return answer(total?.count ?? 0);
   },
-  insertOrder: async (row: typeof order.$inferInsert): Promise<OrderRow> => (await insertOrder(row))[0]!,
-  insertLines,
-  insertMethods,
+  /** Inserts an order and answers its row (database defaults included). */
+  insertOrder: first(statement((v: Placeholders<typeof order.$inferInsert>) => db.insert(order).values(v).returning())),
+  /** Inserts lines, shipping methods or an order's promotions, however many: one statement each. */
+  insertLines: insertRows<OrderLineItemRow[]>(orderLineItem, { returning: true }),
+  insertMethods: insertRows<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true }),
   insertPromotions,
-  insertChange: async (row: typeof orderChange.$inferInsert): Promise<OrderChangeRow> => (await insertChange(row))[0]!,
+  /** Appends an entry to an order's change log. */
+  insertChange: first(
+    statement((v: Placeholders<typeof orderChange.$inferInsert>) => db.insert(orderChange).values(v).returning()),
+  ),
   /** Sets columns of order `id` (a status, an address, metadata). */
   async setOrder(id: string, values: Partial<typeof order.$inferInsert>): Promise<void> {
     await db.update(order).set(values).where(eq(order.id, id));
@@ -604,10 +387,18 @@ export const orderQueries = {
     await db.delete(orderPromotion).where(eq(orderPromotion.order_id, orderId));
     if (rows.length) await insertPromotions(rows.map((r) => ({ ...r, order_id: orderId })));
   },
-  deleteLines: (ids: string[]) => deleteLinesById({ ids }),
-  deleteMethods: (ids: string[]) => deleteMethodsById({ ids }),
+  /** Deletes the lines `ids`. */
+  deleteLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db.delete(orderLineItem).where(inList(orderLineItem.id, v.ids)),
+  ),
+  /** Deletes the shipping methods `ids`. */
+  deleteMethods: statement((v: Placeholders<{ ids: string[] }>) =>
+    db.delete(orderShippingMethod).where(inList(orderShippingMethod.id, v.ids)),
+  ),
   /** Puts back a shipping method a confirmed change took off, as it was (its undo). */
-  restoreMethod: (row: typeof orderShippingMethod.$inferInsert) => restoreMethod(row),
+  restoreMethod: statement((v: Placeholders<typeof orderShippingMethod.$inferInsert>) =>
+    db.insert(orderShippingMethod).values(v),
+  ),
   /** Adds `quantity` (negative to take back) to a line's `stage` column. */
   async addToLineStage(lineId: string, stage: LineStage, quantity: number): Promise<void> {
     await db
@@ -615,10 +406,28 @@ export const orderQueries = {
       .set({ [stage]: sql`${orderLineItem[stage]} + ${quantity}` })
       .where(eq(orderLineItem.id, lineId));
   },
-  byCart: async (cartId: string): Promise<OrderRow | undefined> => (await byCart({ cart_id: cartId }))[0],
-  byPaymentCollection: async (collectionId: string): Promise<OrderRow | undefined> =>
-    (await byPaymentCollection({ ids: JSON.stringify([collectionId]) }))[0],
-  delete: (id: string) => deleteOrder({ id }),
+  /** The live order placed from cart `cart_id`, if any. */
+  byCart: first(
+    statement((v: Placeholders<{ cart_id: string }>) =>
+      db
+        .select()
+        .from(order)
+        .where(and(eq(order.cart_id, v.cart_id), live))
+        .limit(1),
+    ),
+  ),
+  /** The live order whose payment collections include those of `ids` (a JSON array). */
+  byPaymentCollection: first(
+    statement((v: Placeholders<{ ids: string }>) =>
+      db
+        .select()
+        .from(order)
+        .where(and(live, sql`${order.payment_collection_ids} @> ${v.ids}::jsonb`))
+        .limit(1),
+    ),
+  ),
+  /** Deletes order `id` with everything that cascades from it. */
+  delete: statement((v: Placeholders<{ id: string }>) => db.delete(order).where(eq(order.id, v.id))),
   /** A page of order `orderId`'s change log, oldest first. */
   changes: (orderId: string, page: Paging & { id?: string[] }) =>
     listPage(
@@ -627,48 +436,121 @@ export const orderQueries = {
       [asc(orderChange.created_at), asc(orderChange.id)],
       page,
     ),
-  summariesOf: (customerIds: string[]) => summariesOf({ ids: customerIds }),
-  cartsWithSeveralOrders: (limit: number) => cartsWithSeveral({ limit }),
-  cartsWithOrders: (cartIds: string[]) => cartsOrdered({ ids: cartIds }),
+  /** The placed live orders of the customers `ids`, newest first. */
+  summariesOf: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({
+        id: order.id,
+        customer_id: order.customer_id,
+        display_id: order.display_id,
+        status: order.status,
+        payment_status: order.payment_status,
+        fulfillment_status: order.fulfillment_status,
+        currency_code: order.currency_code,
+        total: order.total,
+        created_at: order.created_at,
+      })
+      .from(order)
+      .where(and(live, inList(order.customer_id, v.ids), placed))
+      .orderBy(desc(order.created_at), asc(order.id)),
+  ),
+  /** Carts with more than one live order, with those orders' ids; at most `limit`. */
+  cartsWithSeveralOrders: statement((v: Placeholders<{ limit: number }>) =>
+    db
+      .select({
+        cart_id: sql<string>`${order.cart_id}`,
+        order_ids: sql<string[]>`array_agg(${order.id} order by ${order.id})`,
+      })
+      .from(order)
+      .where(and(live, isNotNull(order.cart_id)))
+      .groupBy(order.cart_id)
+      .having(sql`count(*) > 1`)
+      .orderBy(order.cart_id)
+      .limit(v.limit as unknown as Placeholder),
+  ),
+  /** The carts among `ids` that have a live order. */
+  cartsWithOrders: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .selectDistinct({ cart_id: sql<string>`${order.cart_id}` })
+      .from(order)
+      .where(and(live, inList(order.cart_id, v.ids))),
+  ),
   /** Lines of live, not canceled orders named by their own id or their cart line's. */
-  liveLines: (ids: string[]) => liveLines({ ids }),
-  async promotionUse(promotionIds: string[]): Promise<{ orders: number; amount: number }> {
-    const [row] = await promotionUse({ ids: promotionIds });
-    return { orders: Number(row?.orders ?? 0), amount: Number(row?.amount ?? 0) };
-  },
-  promotionsOf: (orderIds: string[]) => promotionsOf({ ids: orderIds }),
-  unfulfilledLines: (after: string, limit: number) => unfulfilledLines({ after, limit }),
-  async paymentTotals(
-    after: string,
-    limit: number,
-  ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
-    const rows = await paymentTotals({ after, limit });
-    return rows.map((r) => ({ ...r, total: Number(r.total) }));
-  },
+  liveLines: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select({ id: orderLineItem.id, cart_line_item_id: orderLineItem.cart_line_item_id })
+      .from(orderLineItem)
+      .innerJoin(order, eq(order.id, orderLineItem.order_id))
+      .where(and(openOrderLine, or(inList(orderLineItem.id, v.ids), inList(orderLineItem.cart_line_item_id, v.ids)))),
+  ),
+  /** How many live placed orders used the promotions `ids`, and what those gave them. */
+  promotionUse: first(
+    statement((v: Placeholders<{ ids: string[] }>) =>
+      db
+        .select({
+          orders: countDistinct(orderPromotion.order_id),
+          amount: sql<string>`coalesce(sum(${orderPromotion.amount}), 0)`,
+        })
+        .from(orderPromotion)
+        .innerJoin(order, eq(order.id, orderPromotion.order_id))
+        // A draft's codes use no budget until it is converted.
+        .where(and(live, ne(order.status, "draft"), inList(orderPromotion.promotion_id, v.ids))),
+    ),
+  ),
+  /** The promotions the orders `ids` record. */
+  promotionsOf: statement((v: Placeholders<{ ids: string[] }>) =>
+    db
+      .select()
+      .from(orderPromotion)
+      .where(inList(orderPromotion.order_id, v.ids))
+      .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)),
+  ),
+  /** A page (by id, after `after`) of open orders' lines still owing units. */
+  unfulfilledLines: statement((v: Placeholders<{ after: string; limit: number }>) =>
+    db
+      .select({
+        id: orderLineItem.id,
+        cart_line_item_id: orderLineItem.cart_line_item_id,
+        variant_id: sql<string>`${orderLineItem.variant_id}`,
+        outstanding: sql<number>`(${orderLineItem.quantity} - ${orderLineItem.fulfilled_quantity})::int`,
+      })
+      .from(orderLineItem)
+      .innerJoin(order, eq(order.id, orderLineItem.order_id))
+      .where(
+        and(
+          openOrderLine,
+          isNotNull(orderLineItem.variant_id),
+          gt(orderLineItem.quantity, orderLineItem.fulfilled_quantity),
+          gt(orderLineItem.id, v.after),
+        ),
+      )
+      .orderBy(orderLineItem.id)
+      .limit(v.limit as unknown as Placeholder),
+  ),
+  /** A page (by id, after `after`) of live orders with their highest total and payment collections. */
+  paymentTotals: statement((v: Placeholders<{ after: string; limit: number }>) =>
+    db
+      .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
+      .from(order)
+      .where(and(live, gt(order.id, v.after)))
+      .orderBy(order.id)
+      .limit(v.limit as unknown as Placeholder),
+  ),
 
   // Returns.
-  async returnById(id: string): Promise<OrderReturn | undefined> {
-    const [row] = await returnById({ id });
-    return row ? (await withItems([row]))[0] : undefined;
-  },
+  /** The return `id` with its items; undefined when there is none. */
+  returnById: async (id: string): Promise<OrderReturn | undefined> => withItemsOf(await returnById({ id })),
   /** The return `id` with its items, locked for the rest of the transaction; undefined when there is none. */
-  async lockReturn(id: string): Promise<OrderReturn | undefined> {
-    const [row] = await lockReturnById({ id });
-    return row ? (await withItems([row]))[0] : undefined;
-  },
+  lockReturn: async (id: string): Promise<OrderReturn | undefined> => withItemsOf(await lockReturnById({ id })),
   /** The return row `id`, locked, without its items. */
-  lockReturnRow: async (id: string): Promise<OrderReturnRow | undefined> => (await lockReturnById({ id }))[0],
-  async returnsOfOrders(orderIds: string[]): Promise<OrderReturn[]> {
-    return withItems(await returnsOfOrders({ ids: orderIds }));
-  },
+  lockReturnRow: lockReturnById,
+  /** Every return of the orders `ids`, with its items, oldest first. */
+  returnsOfOrders: async (ids: string[]): Promise<OrderReturn[]> => withItems(await returnsOfOrders({ ids })),
   async returns(
     filters: { order_id?: string[]; status?: string[] },
     page: Paging,
   ): Promise<{ items: OrderReturn[]; count: number }> {
-    const where = and(
-      filters.order_id?.length ? inList(orderReturn.order_id, filters.order_id) : undefined,
-      filters.status?.length ? inList(orderReturn.status, filters.status) : undefined,
-    );
+    const where = and(...inFilters(filters, { order_id: orderReturn.order_id, status: orderReturn.status }));
     const { items, count } = await listPage(
       orderReturn,
       where,
@@ -677,9 +559,9 @@ export const orderQueries = {
     );
     return { items: await withItems(items), count };
   },
-  insertReturn: (row: typeof orderReturn.$inferInsert) => insertReturn(row),
-  insertReturnItems,
-  deleteReturn: (id: string) => deleteReturn({ id }),
+  insertReturn: statement((v: Placeholders<typeof orderReturn.$inferInsert>) => db.insert(orderReturn).values(v)),
+  insertReturnItems: insertRows(orderReturnItem),
+  deleteReturn: statement((v: Placeholders<{ id: string }>) => db.delete(orderReturn).where(eq(orderReturn.id, v.id))),
   async setReturn(id: string, values: { status: ReturnStatus; received_at?: Date | null; canceled_at?: Date | null }) {
     await db.update(orderReturn).set(values).where(eq(orderReturn.id, id));
   },
@@ -696,33 +578,59 @@ export const orderQueries = {
       .where(and(eq(orderReturnItem.return_id, returnId), eq(orderReturnItem.line_item_id, lineId)));
   },
 
-  // Return changes.
-  /** The pending change of return `returnId`, locked; undefined when there is none. */
-  lockPendingChange: async (returnId: string): Promise<OrderReturnChangeRow | undefined> =>
-    (await pendingByReturn({ return_id: returnId }))[0],
-  pendingChangeOfOrder: async (orderId: string): Promise<OrderReturnChangeRow | undefined> =>
-    (await pendingOfOrder({ order_id: orderId }))[0],
-  pendingRequestOf: async (returnId: string): Promise<OrderReturnChangeRow | undefined> =>
-    (await pendingRequestOf({ return_id: returnId }))[0],
+  // Return changes (Medusa's order-change protocol for returns).
+  /** The pending change of return `return_id`, locked; undefined when there is none. */
+  lockPendingChange: first(
+    statement((v: Placeholders<{ return_id: string }>) =>
+      pendingChange(eq(orderReturnChange.return_id, v.return_id)).for("update"),
+    ),
+  ),
+  /** The pending return change of order `order_id`, if any. */
+  pendingChangeOfOrder: first(
+    statement((v: Placeholders<{ order_id: string }>) => pendingChange(eq(orderReturnChange.order_id, v.order_id))),
+  ),
+  /** The pending request of return `return_id`, if any. */
+  pendingRequestOf: first(
+    statement((v: Placeholders<{ return_id: string }>) =>
+      pendingChange(
+        and(eq(orderReturnChange.return_id, v.return_id), eq(orderReturnChange.change_type, "return_request")),
+      ),
+    ),
+  ),
   /** Inserts a pending change; a second pending one on the order is `conflict` with `message`. */
-  insertChangeRequest: (values: typeof orderReturnChange.$inferInsert, message: string) =>
-    returnChanges.insert(values, message),
-  saveChange: (id: string, values: Partial<typeof orderReturnChange.$inferInsert>) => returnChanges.update(id, values),
-  deleteChange: (id: string) => deleteChange({ id }),
-  reopenChange: (id: string, at: Date) => reopenChange({ id, at }),
-  deleteConfirmedChange: (id: string) => deleteConfirmedChange({ id }),
+  insertChangeRequest: returnChanges.insert,
+  saveChange: returnChanges.update,
+  deleteChange: statement((v: Placeholders<{ id: string }>) =>
+    db.delete(orderReturnChange).where(eq(orderReturnChange.id, v.id)),
+  ),
+  /** Makes the confirmed change `id` pending again. */
+  reopenChange: statement((v: Placeholders<{ id: string; at: Date }>) =>
+    db
+      .update(orderReturnChange)
+      .set({ status: "pending", confirmed_at: null, confirmed_by: null, updated_at: v.at })
+      .where(and(eq(orderReturnChange.id, v.id), eq(orderReturnChange.status, "confirmed"))),
+  ),
+  deleteConfirmedChange: statement((v: Placeholders<{ id: string }>) =>
+    db.delete(orderReturnChange).where(and(eq(orderReturnChange.id, v.id), eq(orderReturnChange.status, "confirmed"))),
+  ),
 
-  // Transfers.
+  // Order changes (Medusa's: edits) and the versions they replace.
   /** The order's active (pending or requested) change, if any. */
-  activeVersionChange: async (orderId: string): Promise<OrderVersionChangeRow | undefined> =>
-    (await activeOfOrder({ order_id: orderId, statuses: ACTIVE }))[0],
+  activeVersionChange: first(
+    statement((v: Placeholders<{ order_id: string }>) =>
+      db
+        .select()
+        .from(orderVersionChange)
+        .where(
+          and(eq(orderVersionChange.order_id, v.order_id), inList(orderVersionChange.status, ["pending", "requested"])),
+        ),
+    ),
+  ),
   versionChange: versionChanges.retrieve,
   lockVersionChange: versionChanges.lock,
-  /** Inserts a change; a second active one on the order is `conflict` with `message`. */
-  insertVersionChange: (values: typeof orderVersionChange.$inferInsert, message: string) =>
-    versionChanges.insert(values, message),
-  saveVersionChange: (id: string, values: Partial<typeof orderVersionChange.$inferInsert>, conflict?: string) =>
-    versionChanges.update(id, values, conflict),
+  /** Inserts a change; a second active one on the order is `conflict` with the message given. */
+  insertVersionChange: versionChanges.insert,
+  saveVersionChange: versionChanges.update,
   /** A page of order `orderId`'s changes, oldest (or newest) first, of the types and statuses asked for. */
   versionChanges: (
     orderId: string,
@@ -737,38 +645,64 @@ export const orderQueries = {
     limit: number,
     newestFirst?: boolean,
   ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }, newestFirst),
-  insertVersion: (row: typeof orderVersion.$inferInsert) => insertVersion(row),
-  deleteVersion: (orderId: string, version: number) => deleteVersion({ order_id: orderId, version }),
-  versionOf: async (orderId: string, version: number) => (await versionOf({ order_id: orderId, version }))[0],
-  cancelOpenTransfers: (orderId: string, at: Date) => cancelOpenTransfers({ order_id: orderId, at }),
-  cancelTransfer: (id: string, at: Date) => cancelTransfer({ id, at }),
-  insertTransfer: async (row: typeof orderTransferRequest.$inferInsert): Promise<OrderTransferRequestRow> =>
-    (await insertTransfer(row))[0]!,
-  useTransferToken: async (
-    orderId: string,
-    tokenHash: string,
-    status: "accepted" | "declined",
-    at: Date,
-  ): Promise<OrderTransferRequestRow | undefined> =>
-    (await useTransferToken({ order_id: orderId, token_hash: tokenHash, status, at }))[0],
-  openTransfer: async (orderId: string): Promise<OrderTransferRequestRow | undefined> =>
-    (await openTransfer({ order_id: orderId }))[0],
+  insertVersion: statement((v: Placeholders<typeof orderVersion.$inferInsert>) => db.insert(orderVersion).values(v)),
+  deleteVersion: statement((v: Placeholders<{ order_id: string; version: number }>) =>
+    db.delete(orderVersion).where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
+  ),
+  /** What order `order_id` was at `version`, if a change replaced it. */
+  versionOf: first(
+    statement((v: Placeholders<{ order_id: string; version: number }>) =>
+      db
+        .select()
+        .from(orderVersion)
+        .where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
+    ),
+  ),
+
+  // Transfers. Times compared with a column are ISO text (a placeholder skips the column's encoder).
+  cancelOpenTransfers: statement((v: Placeholders<{ order_id: string; at: Date }>) =>
+    db
+      .update(orderTransferRequest)
+      .set({ status: "canceled", answered_at: v.at, updated_at: v.at })
+      .where(and(eq(orderTransferRequest.order_id, v.order_id), requested)),
+  ),
+  cancelTransfer: statement((v: Placeholders<{ id: string; at: Date }>) =>
+    db
+      .update(orderTransferRequest)
+      .set({ status: "canceled", answered_at: v.at, updated_at: v.at })
+      .where(and(eq(orderTransferRequest.id, v.id), requested)),
+  ),
+  insertTransfer: first(
+    statement((v: Placeholders<typeof orderTransferRequest.$inferInsert>) =>
+      db.insert(orderTransferRequest).values(v).returning(),
+    ),
+  ),
+  /** Answers the open, unexpired request of order `order_id` whose token is `token_hash`, if there is one. */
+  useTransferToken: first(
+    statement((v: Placeholders<{ order_id: string; token_hash: string; status: "accepted" | "declined"; at: Date }>) =>
+      db
+        .update(orderTransferRequest)
+        .set({ status: v.status, answered_at: v.at, updated_at: v.at })
+        .where(
+          and(
+            eq(orderTransferRequest.order_id, v.order_id),
+            eq(orderTransferRequest.token_hash, v.token_hash),
+            requested,
+            unexpired,
+          ),
+        )
+        .returning(),
+    ),
+  ),
+  openTransfer: first(
+    statement((v: Placeholders<{ order_id: string }>) =>
+      db
+        .select()
+        .from(orderTransferRequest)
+        .where(and(eq(orderTransferRequest.order_id, v.order_id), requested, unexpired)),
+    ),
+  ),
 
   // Return reasons.
-  insertReason: (row: typeof returnReason.$inferInsert, conflict: string): Promise<ReturnReasonRow> =>
-    reasons.insert(row, conflict),
-  retrieveReason: reasons.retrieve,
-  reasons: (filters: { id?: string[]; value?: string[]; q?: string }, page: ListPaging) =>
-    reasons.list(
-      [
-        filters.id?.length ? inList(returnReason.id, filters.id) : undefined,
-        filters.value?.length ? inList(returnReason.value, filters.value) : undefined,
-        ...textSearch(filters.q, [returnReason.value, returnReason.label, returnReason.description]),
-      ],
-      page,
-    ),
-  updateReason: (id: string, values: Partial<typeof returnReason.$inferInsert>, conflict: string) =>
-    reasons.update(id, values, conflict),
-  deleteReason: reasons.softDelete,
-  existingReasons: reasons.existing,
+  reasons: { ...reasons, list: reasons.listBy(reasonConditions) },
 };

@@ -138,7 +138,7 @@ const changes = {
 
   /** The pending change of return `returnId`, locked; 404 when the return is unknown, 400 when nothing of `type` is pending. */
   async lock(returnId: string, type: ReturnChangeType): Promise<OrderReturnChangeRow> {
-    const row = await q.lockPendingChange(returnId);
+    const row = await q.lockPendingChange({ return_id: returnId });
     if (!row) {
       if (!(await q.returnById(returnId))) throw errors.notFound(`Return with id: ${returnId} was not found`);
       throw errors.invalidData(`Return ${returnId} has no pending ${KIND[type]}`);
@@ -152,7 +152,10 @@ const changes = {
 
   /** Refuses a second pending change on the order, and one while an order edit is active. */
   async assertNoPending(orderId: string): Promise<void> {
-    const [pending, edit] = await Promise.all([q.pendingChangeOfOrder(orderId), q.activeVersionChange(orderId)]);
+    const [pending, edit] = await Promise.all([
+      q.pendingChangeOfOrder({ order_id: orderId }),
+      q.activeVersionChange({ order_id: orderId }),
+    ]);
     if (edit) throw errors.invalidData(`Order ${orderId} has an active ${edit.change_type} change (${edit.id})`);
     if (pending)
       throw errors.invalidData(
@@ -163,8 +166,6 @@ const changes = {
   /** Inserts a pending change; a race past {@link assertNoPending} meets the one-pending index as a conflict. */
   insert: (values: OrderReturnChangeInsert) =>
     q.insertChangeRequest(values, `Order ${values.order_id} already has a pending return change`),
-
-  assertReasons: (ids: Array<string | null | undefined>) => reasons.assertKnown(ids),
 
   /** The units each line may take on a change of `type`: returnable units of a request, outstanding ones of a receipt. */
   async limits(type: ReturnChangeType, row: OrderReturnChangeRow): Promise<Map<string, number>> {
@@ -177,13 +178,6 @@ const changes = {
     const existing = await returns.retrieve(row.return_id);
     return new Map(existing.items.map((i) => [i.line_item_id, i.quantity - i.received_quantity]));
   },
-
-  remove: async (row: OrderReturnChangeRow): Promise<void> => {
-    await q.deleteChange(row.id);
-  },
-
-  /** The return `returnId`, locked, or undefined. */
-  lockReturn: (returnId: string) => q.lockReturnRow(returnId),
 };
 
 /**
@@ -220,7 +214,7 @@ function checkQuantity(
 
 /** Refuses to confirm or cancel alone the return of an exchange or a claim: its confirmation or cancellation does. */
 async function refuseOwned(returnId: string): Promise<void> {
-  const owner = await claimExchangeQueries.ofReturn(returnId);
+  const owner = await claimExchangeQueries.ofReturn({ return_id: returnId });
   if (owner)
     throw errors.invalidData(
       `Return ${returnId} is the inbound part of ${owner.kind} ${owner.id}: confirm or cancel the ${owner.kind}`,
@@ -251,9 +245,6 @@ function shippingAction(row: OrderReturnChangeRow, actionId: string) {
  * deletes it. An order has at most one pending change.
  */
 export function createReturnChangeService() {
-  /** Runs `write` in one transaction. */
-  const inTransaction = <R>(write: (c: typeof changes) => Promise<R>) => transaction(() => write(changes));
-
   /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
     returnId: string,
@@ -261,7 +252,7 @@ export function createReturnChangeService() {
     name: ReturnChangeActionName,
     items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       let row = await changes.lock(returnId, type);
       const limits = await changes.limits(type, row);
       const now = new Date().toISOString();
@@ -280,7 +271,7 @@ export function createReturnChangeService() {
         };
         row = { ...row, actions: [...row.actions, added] };
       }
-      await changes.assertReasons(items.map((i) => i.reason_id));
+      await reasons.assertKnown(items.map((i) => i.reason_id));
       return changeView(await changes.save(row, { actions: row.actions }));
     });
   }
@@ -292,12 +283,12 @@ export function createReturnChangeService() {
     actionId: string,
     patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       const action = findAction(row, name, actionId);
       if (patch.quantity !== undefined)
         checkQuantity(type, row, await changes.limits(type, row), action.item_id, patch.quantity, actionId);
-      await changes.assertReasons([patch.reason_id]);
+      await reasons.assertKnown([patch.reason_id]);
       const updated: ReturnChangeAction = {
         ...action,
         quantity: patch.quantity ?? action.quantity,
@@ -311,7 +302,7 @@ export function createReturnChangeService() {
   }
 
   async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       findAction(row, name, actionId);
       return changeView(await changes.save(row, { actions: row.actions.filter((a) => a.id !== actionId) }));
@@ -320,7 +311,7 @@ export function createReturnChangeService() {
 
   /** Deletes a pending change: nothing of it stays. */
   async function cancel(returnId: string, type: ReturnChangeType): Promise<void> {
-    await inTransaction(async (changes) => changes.remove(await changes.lock(returnId, type)));
+    await transaction(async () => q.deleteChange({ id: (await changes.lock(returnId, type)).id }));
   }
 
   /**
@@ -333,7 +324,7 @@ export function createReturnChangeService() {
     actor: OrderActor | undefined,
     check?: (row: OrderReturnChangeRow) => void,
   ) {
-    return inTransaction(async (changes) => {
+    return transaction(async () => {
       const row = await changes.lock(returnId, type);
       check?.(row);
       if (row.actions.length === 0)
@@ -351,7 +342,7 @@ export function createReturnChangeService() {
   const service = {
     /** Begins a return request on an open order (Medusa's `POST /admin/returns`): the return's id is reserved. */
     async beginRequest(input: ReturnRequestBegin, actor: OrderActor | undefined) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         await changes.openOrder(input.order_id);
         await changes.assertNoPending(input.order_id);
         const row = await changes.insert({
@@ -371,12 +362,12 @@ export function createReturnChangeService() {
 
     /** Changes a pending request's location or metadata. */
     async updateRequest(returnId: string, input: ReturnRequestUpdate) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         const set: Partial<OrderReturnChangeRow> = {};
         if (input.location_id !== undefined) set.location_id = input.location_id;
         if (input.metadata !== undefined) set.metadata = input.metadata;
-        return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn(returnId));
+        return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn({ return_id: returnId }));
       });
     },
 
@@ -426,7 +417,7 @@ export function createReturnChangeService() {
      * so a second is refused until the first is removed.
      */
     async addRequestShipping(returnId: string, shipping: ReturnShipping, internalNote?: string | null) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         if (row.shipping)
           throw errors.invalidData(
@@ -448,7 +439,7 @@ export function createReturnChangeService() {
       actionId: string,
       patch: { amount?: number; internal_note?: string | null },
     ) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         const current = shippingAction(row, actionId);
         const updated = {
@@ -462,7 +453,7 @@ export function createReturnChangeService() {
 
     /** Takes a pending request's return shipping method off; 404 for another action. */
     async removeRequestShipping(returnId: string, actionId: string) {
-      return inTransaction(async (changes) => {
+      return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
         shippingAction(row, actionId);
         return changeView(await changes.save(row, { shipping: null }));
@@ -471,8 +462,8 @@ export function createReturnChangeService() {
 
     /** Begins counting a requested (or partially received) return's units back in (Medusa's `POST /admin/returns/{id}/receive`). */
     async beginReceipt(returnId: string, actor: OrderActor | undefined): Promise<void> {
-      await inTransaction(async (changes) => {
-        const existing = await changes.lockReturn(returnId);
+      await transaction(async () => {
+        const existing = await q.lockReturnRow({ id: returnId });
         if (!existing) {
           await changes.lock(returnId, "return_receive"); // a pending request: 400, else 404
           throw errors.notFound(`Return with id: ${returnId} was not found`);
@@ -522,23 +513,23 @@ export function createReturnChangeService() {
     async reopen(changeId: string): Promise<void> {
       try {
         // A savepoint: the unique violation must not abort the transaction the delete then runs in.
-        await transaction(() => q.reopenChange(changeId, new Date()), { savepoint: true });
+        await transaction(() => q.reopenChange({ id: changeId, at: new Date() }), { savepoint: true });
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        await q.deleteConfirmedChange(changeId);
+        await q.deleteConfirmedChange({ id: changeId });
       }
     },
 
     /** The order's pending return change, if any. */
     async pendingForOrder(orderId: string): Promise<ReturnChange | null> {
-      const row = await q.pendingChangeOfOrder(orderId);
+      const row = await q.pendingChangeOfOrder({ order_id: orderId });
       return row ? changeView(row) : null;
     },
 
     /** A return, or the return a pending request will create (`open`); 404 when neither exists. */
     async retrieveReturn(id: string): Promise<ReturnOrDraft> {
-      const draft = await q.pendingRequestOf(id);
-      return draft ? draftReturn(draft, await claimExchangeQueries.ofReturn(id)) : returns.retrieve(id);
+      const draft = await q.pendingRequestOf({ return_id: id });
+      return draft ? draftReturn(draft, await claimExchangeQueries.ofReturn({ return_id: id })) : returns.retrieve(id);
     },
   };
   return service;

@@ -1,15 +1,7 @@
 import { errors, generateId } from "@kasse/core";
-import type { ListPaging } from "@kasse/db";
 import { orderQueries as q } from "./queries";
 import type { ReturnReasonRow } from "./schema";
 import type { ReturnReasonCreate, ReturnReasonUpdate } from "./shapes";
-
-/** Filters of `GET /admin/return-reasons`. */
-export interface ReturnReasonFilters {
-  id?: string[];
-  value?: string[];
-  q?: string;
-}
 
 /**
  * Return reasons (Medusa's `/admin/return-reasons`): CRUD with a unique `value`, soft delete.
@@ -20,21 +12,17 @@ export function createReturnReasonService() {
   const taken = (value: string | undefined) => `Return reason with value: ${value ?? ""} already exists`;
   const service = {
     create: (input: ReturnReasonCreate): Promise<ReturnReasonRow> =>
-      q.insertReason({ ...input, id: generateId("rr") }, taken(input.value)),
-
-    retrieve: (id: string): Promise<ReturnReasonRow> => q.retrieveReason(id),
-
-    list: (filters: ReturnReasonFilters, page: ListPaging) => q.reasons(filters, page),
-
+      q.reasons.insert({ ...input, id: generateId("rr") }, taken(input.value)),
+    retrieve: q.reasons.retrieve,
+    list: q.reasons.list,
     update: (id: string, input: ReturnReasonUpdate): Promise<ReturnReasonRow> =>
-      q.updateReason(id, input, taken(input.value)),
-
-    delete: (id: string): Promise<void> => q.deleteReason(id),
+      q.reasons.update(id, input, taken(input.value)),
+    delete: q.reasons.softDelete,
 
     /** Refuses (400) the first of `ids` (blanks skipped) that is not a live reason. */
     async assertKnown(ids: Array<string | null | undefined>): Promise<void> {
       const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-      const known = await q.existingReasons(wanted);
+      const known = await q.reasons.existing(wanted);
       const unknown = wanted.find((id) => !known.has(id));
       if (unknown) throw errors.invalidData(`Return reason ${unknown} was not found`);
     },

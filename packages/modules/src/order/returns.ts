@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, transaction, type Paging } from "@kasse/db";
+import { groupBy, transaction } from "@kasse/db";
 import type { ReturnStatus } from "./schema";
 import type { OrderActor, OrderReturn, ReturnCreateInput, ReturnReceive } from "./shapes";
 import { orderQueries as q } from "./queries";
@@ -115,7 +115,7 @@ export function createReturnService() {
           action: "return_request_reverted",
           undo: true,
         });
-        await q.deleteReturn(id);
+        await q.deleteReturn({ id: id });
       });
     },
 
@@ -125,10 +125,7 @@ export function createReturnService() {
       return found;
     },
 
-    list: (
-      filters: { order_id?: string[]; status?: string[] },
-      page: Paging,
-    ): Promise<{ items: OrderReturn[]; count: number }> => q.returns(filters, page),
+    list: q.returns,
 
     /** Every return of the orders (one query per table), keyed by order id. */
     async listForOrders(orderIds: string[]): Promise<Map<string, OrderReturn[]>> {

@@ -33,21 +33,14 @@ const stateOf = (row: OrderRow): OrderState => ({
   fulfillment_status: row.fulfillment_status,
   canceled_at: row.canceled_at?.toISOString() ?? null,
 });
-const STAGE_VERB: Record<LineStage, string> = {
-  fulfilled_quantity: "fulfill",
-  shipped_quantity: "ship",
-  delivered_quantity: "deliver",
-  return_requested_quantity: "return",
-  return_received_quantity: "receive",
-  return_dismissed_quantity: "dismiss",
-};
-const STAGE_DONE: Record<LineStage, string> = {
-  fulfilled_quantity: "fulfilled",
-  shipped_quantity: "shipped",
-  delivered_quantity: "delivered",
-  return_requested_quantity: "returned",
-  return_received_quantity: "received",
-  return_dismissed_quantity: "dismissed",
+/** What moving a stage up is called, and what its units then are. */
+const STAGE_WORDS: Record<LineStage, [verb: string, done: string]> = {
+  fulfilled_quantity: ["fulfill", "fulfilled"],
+  shipped_quantity: ["ship", "shipped"],
+  delivered_quantity: ["deliver", "delivered"],
+  return_requested_quantity: ["return", "returned"],
+  return_received_quantity: ["receive", "received"],
+  return_dismissed_quantity: ["dismiss", "dismissed"],
 };
 
 /** How far a line's stage may go: up to the stage before it, down to what later stages hold. */
@@ -106,6 +99,25 @@ const SYSTEM: OrderActor = { actor_type: null, actor_id: null };
  * const placed = await orders.create(snapshot, { actor_type: "customer", actor_id: "cus_1" });
  */
 export function createOrderService() {
+  /**
+   * Locks order `id` and sets what `next` answers for it (or refuses), logging `action` with the
+   * status fields it changed; answers the state before, which {@link restoreState} puts back.
+   */
+  const transition = (
+    id: string,
+    actor: OrderActor,
+    action: string,
+    next: (existing: Order) => Pick<OrderRow, "status"> & Partial<Pick<OrderRow, "fulfillment_status" | "canceled_at">>,
+  ) =>
+    transaction(async () => {
+      const existing = await service.lock(id);
+      const after = next(existing);
+      const logged: Array<keyof OrderRow> = after.fulfillment_status ? ["status", "fulfillment_status"] : ["status"];
+      await q.setOrder(id, after);
+      await service.recordChange(id, action, actor, pick(existing, logged), pick(after, logged));
+      return { before: stateOf(existing), order: await service.retrieve(id) };
+    });
+
   const service = {
     /** Creates the order, its lines and shipping methods, and logs `order_placed`. */
     async create(input: OrderCreate, actor: OrderActor = SYSTEM): Promise<Order> {
@@ -166,7 +178,7 @@ export function createOrderService() {
             : [],
           service.recordChange(id, "order_placed", actor, null, { status, payment_status, total: input.totals.total }),
         ]);
-        return { ...row, items: byRank(items), shipping_methods: byRank(shipping_methods) };
+        return { ...row!, items: byRank(items), shipping_methods: byRank(shipping_methods) };
       });
     },
 
@@ -177,7 +189,7 @@ export function createOrderService() {
     },
 
     /** Retrieves and locks the order row for the rest of the transaction (state changes serialize on it). */
-    lock: (id: string): Promise<Order> => q.lock(id),
+    lock: q.lock,
 
     /** A page of orders with their lines and shipping methods, and how many match in all: one statement. */
     async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
@@ -213,13 +225,7 @@ export function createOrderService() {
         );
         if (changed.length === 0) return existing;
         await q.setOrder(id, next);
-        await service.recordChange(
-          id,
-          "order_updated",
-          actor,
-          pick(existing, changed),
-          pick(next as OrderRow, changed),
-        );
+        await service.recordChange(id, "order_updated", actor, pick(existing, changed), pick(next, changed));
         return service.retrieve(id);
       });
     },
@@ -229,64 +235,42 @@ export function createOrderService() {
      * canceled). Locks the order row, so a concurrent fulfillment or cancel waits and then sees it.
      * Returns the state before, which {@link restoreState} puts back.
      */
-    async cancel(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
-      return transaction(async () => {
-        const existing = await service.lock(id);
+    cancel: (id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> =>
+      transition(id, actor, "order_canceled", (existing) => {
         if (existing.status === "canceled") throw errors.invalidData(`Order ${id} is already canceled`);
         // A draft is deleted, not canceled (it holds nothing to give back).
         if (existing.status === "completed" || existing.status === "archived" || existing.status === "draft")
           throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be canceled`);
         if (existing.items.some((i) => i.fulfilled_quantity > 0))
           throw errors.invalidData(`All fulfillments must be canceled before canceling order ${id}`);
-        const before = stateOf(existing);
-        const after = { status: "canceled" as const, fulfillment_status: "canceled" as const, canceled_at: new Date() };
-        await q.setOrder(id, after);
-        await service.recordChange(
-          id,
-          "order_canceled",
-          actor,
-          { status: before.status, fulfillment_status: before.fulfillment_status },
-          { status: after.status, fulfillment_status: after.fulfillment_status },
-        );
-        return { before, order: await service.retrieve(id) };
-      });
-    },
+        return { status: "canceled", fulfillment_status: "canceled", canceled_at: new Date() };
+      }),
 
     /**
      * Completes the order (Medusa's complete-order: refused when canceled, or already completed
      * or archived). Returns the state before, for {@link restoreState}.
      */
-    async complete(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
-      return transaction(async () => {
-        const existing = await service.lock(id);
+    complete: (id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> =>
+      transition(id, actor, "order_completed", (existing) => {
         if (["canceled", "completed", "archived", "draft"].includes(existing.status))
           throw errors.invalidData(`Order ${id} is ${existing.status} and cannot be completed`);
-        const before = stateOf(existing);
-        await q.setOrder(id, { status: "completed" });
-        await service.recordChange(id, "order_completed", actor, { status: before.status }, { status: "completed" });
-        return { before, order: await service.retrieve(id) };
-      });
-    },
+        return { status: "completed" };
+      }),
 
     /**
      * Archives the order (Medusa's archive-order: only a completed, canceled or draft order).
      * An archived order is read-only for every workflow; see {@link assertOpen}. Returns the state
      * before, for {@link restoreState}.
      */
-    async archive(id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> {
-      return transaction(async () => {
-        const existing = await service.lock(id);
+    archive: (id: string, actor: OrderActor = SYSTEM): Promise<{ before: OrderState; order: Order }> =>
+      transition(id, actor, "order_archived", (existing) => {
         if (existing.status === "archived") throw errors.invalidData(`Order ${id} is already archived`);
         if (!ARCHIVABLE.includes(existing.status))
           throw errors.invalidData(
             `Order ${id} is ${existing.status}; only completed, canceled or draft orders can be archived`,
           );
-        const before = stateOf(existing);
-        await q.setOrder(id, { status: "archived" });
-        await service.recordChange(id, "order_archived", actor, { status: before.status }, { status: "archived" });
-        return { before, order: await service.retrieve(id) };
-      });
-    },
+        return { status: "archived" };
+      }),
 
     /** Puts back a state saved by {@link cancel}, {@link complete} or {@link archive} (their compensation), logging the reversal. */
     async restoreState(id: string, state: OrderState, action: string): Promise<void> {
@@ -318,7 +302,7 @@ export function createOrderService() {
       return transaction(async () => {
         const { stage, lines, action } = move;
         const existing = await service.lock(id);
-        if (!move.undo) assertOpen(existing, lines.every((l) => l.quantity > 0) ? STAGE_DONE[stage] : "changed");
+        if (!move.undo) assertOpen(existing, lines.every((l) => l.quantity > 0) ? STAGE_WORDS[stage][1] : "changed");
         if (lines.length === 0) throw errors.invalidData("At least one item is required");
         const byId = new Map(existing.items.map((i) => [i.id, i]));
         const seen = new Set<string>();
@@ -333,7 +317,7 @@ export function createOrderService() {
           const { ceiling, floor } = bounds(item, stage);
           if (next > ceiling)
             throw errors.invalidData(
-              `Cannot ${STAGE_VERB[stage]} more than ${ceiling - item[stage]} of item ${line.id}`,
+              `Cannot ${STAGE_WORDS[stage][0]} more than ${ceiling - item[stage]} of item ${line.id}`,
             );
           if (next < floor)
             throw errors.invalidData(`Item ${line.id} has only ${item[stage] - floor} units that can be taken back`);
@@ -400,26 +384,26 @@ export function createOrderService() {
     },
 
     /** The order placed from a cart, if any (live). */
-    findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart(cartId),
+    findByCart: (cartId: string): Promise<OrderRow | undefined> => q.byCart({ cart_id: cartId }),
 
     /** The order a payment collection pays for, if any. */
     findByPaymentCollection: (collectionId: string): Promise<OrderRow | undefined> =>
-      q.byPaymentCollection(collectionId),
+      q.byPaymentCollection({ ids: JSON.stringify([collectionId]) }),
 
     /** Hard delete: only the compensation of a creation uses it (the order never existed). */
     async delete(id: string): Promise<void> {
-      await q.delete(id);
+      await q.delete({ id });
     },
 
     /** Appends one entry to the order's change log. */
-    recordChange(
+    async recordChange(
       orderId: string,
       action: string,
       actor: OrderActor,
       before: Record<string, unknown> | null,
       after: Record<string, unknown> | null,
     ): Promise<OrderChangeRow> {
-      return q.insertChange({
+      const row = await q.insertChange({
         id: generateId("ordch"),
         order_id: orderId,
         action,
@@ -428,6 +412,7 @@ export function createOrderService() {
         before,
         after,
       });
+      return row!;
     },
 
     /** The order's change log, oldest first. */
@@ -441,7 +426,7 @@ export function createOrderService() {
 
     /** Order summaries of several customers in one query, newest first, keyed by customer id. */
     async summariesByCustomer(customerIds: string[]): Promise<Map<string, OrderSummary[]>> {
-      const rows = customerIds.length ? await q.summariesOf(customerIds) : [];
+      const rows = customerIds.length ? await q.summariesOf({ ids: customerIds }) : [];
       return groupBy(rows, (r) => r.customer_id!, {
         value: ({ customer_id: _customer, ...summary }) => summary,
         keys: customerIds,
@@ -450,12 +435,12 @@ export function createOrderService() {
 
     /** Carts with more than one live order (`kasse check`), with those orders' ids; at most `limit`. */
     cartsWithSeveralOrders: (limit = 50): Promise<Array<{ cart_id: string; order_ids: string[] }>> =>
-      q.cartsWithSeveralOrders(limit),
+      q.cartsWithSeveralOrders({ limit }),
 
     /** Which of these carts have a live order. */
     async cartIdsWithOrders(cartIds: string[]): Promise<Set<string>> {
       if (!cartIds.length) return new Set();
-      return new Set((await q.cartsWithOrders(cartIds)).map((r) => r.cart_id));
+      return new Set((await q.cartsWithOrders({ ids: cartIds })).map((r) => r.cart_id));
     },
 
     /**
@@ -464,7 +449,7 @@ export function createOrderService() {
      */
     async liveOrderLineIds(ids: string[]): Promise<Set<string>> {
       if (!ids.length) return new Set();
-      const rows = await q.liveLines(ids);
+      const rows = await q.liveLines({ ids });
       const wanted = new Set(ids);
       return new Set(
         rows.flatMap((r) => [r.id, r.cart_line_item_id].filter((id): id is string => id !== null && wanted.has(id))),
@@ -478,7 +463,7 @@ export function createOrderService() {
     async reservationKeys(lineIds: string[]): Promise<Map<string, string>> {
       if (!lineIds.length) return new Map();
       const wanted = new Set(lineIds);
-      const rows = await q.liveLines(lineIds);
+      const rows = await q.liveLines({ ids: lineIds });
       return new Map(
         rows.flatMap((r) => (wanted.has(r.id) && r.cart_line_item_id ? [[r.id, r.cart_line_item_id] as const] : [])),
       );
@@ -491,7 +476,8 @@ export function createOrderService() {
      */
     async promotionUse(promotionIds: string[]): Promise<{ orders: number; amount: number }> {
       if (!promotionIds.length) return { orders: 0, amount: 0 };
-      return q.promotionUse(promotionIds);
+      const row = await q.promotionUse({ ids: promotionIds });
+      return { orders: Number(row?.orders ?? 0), amount: Number(row?.amount ?? 0) };
     },
 
     /**
@@ -499,7 +485,7 @@ export function createOrderService() {
      * order's currency), by order id, in promotion id order: one query for all the orders.
      */
     async promotionsOf(orderIds: string[]): Promise<Map<string, Array<{ promotion_id: string; amount: number }>>> {
-      const rows = orderIds.length ? await q.promotionsOf(orderIds) : [];
+      const rows = orderIds.length ? await q.promotionsOf({ ids: orderIds }) : [];
       return groupBy(rows, (r) => r.order_id, { value: ({ order_id: _order, ...promotion }) => promotion });
     },
 
@@ -511,18 +497,20 @@ export function createOrderService() {
       afterId: string,
       limit: number,
     ): Promise<Array<{ id: string; cart_line_item_id: string | null; variant_id: string; outstanding: number }>> =>
-      q.unfulfilledLines(afterId, limit),
+      q.unfulfilledLines({ after: afterId, limit }),
 
     /**
      * One page (by id) of live orders with their highest total over their versions (an edit that
      * lowered it leaves the difference to refund) and payment collections: what their payments may
      * hold (`kasse check`).
      */
-    paymentTotalsPage: (
+    async paymentTotalsPage(
       afterId: string,
       limit: number,
-    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> =>
-      q.paymentTotals(afterId, limit),
+    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
+      const rows = await q.paymentTotals({ after: afterId, limit });
+      return rows.map((r) => ({ ...r, total: Number(r.total) }));
+    },
   };
   return service;
 }
@@ -533,7 +521,7 @@ function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | 
   return input ? toStoredAddress("ordaddr", input) : null;
 }
 
-function pick(row: OrderRow, keys: Array<keyof OrderRow>): Record<string, unknown> {
+function pick(row: Partial<OrderRow>, keys: Array<keyof OrderRow>): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 

@@ -8,6 +8,7 @@ import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication, OrderEditService } from "./order-edits";
 import { assertOpen, type LineStage, type OrderService, type OrderState } from "./service";
 import type { OrderTransferService } from "./transfers";
+import type { ConvertedDraft, DraftOrderService } from "./draft-orders";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
 type StepModules = {
@@ -17,6 +18,7 @@ type StepModules = {
   orderReturn: ReturnService;
   orderTransfer: OrderTransferService;
   returnChange: ReturnChangeService;
+  draftOrder: DraftOrderService;
 };
 
 const { step } = definitions<StepModules>();
@@ -443,5 +445,31 @@ export const cancelClaimExchangeStep = step("cancel-claim-exchange", {
   },
   compensate: async (input: { undo: CanceledClaimExchange; actor: OrderActor }, ctx) => {
     await ctx.modules.claimExchange.undoCancel(input.undo, input.actor);
+  },
+});
+
+/**
+ * Makes a draft an order (`pending`) and records `order.placed` with it, as checkout's order does
+ * (released only when the whole conversion succeeds). Order module only; compensation makes it a
+ * draft again.
+ */
+export const convertDraftOrderStep = step("convert-draft-order", {
+  invoke: async (input: { draft_order_id: string; actor?: OrderActor | null }, ctx) => {
+    const actor = input.actor ?? { actor_type: null, actor_id: null };
+    const { order, converted } = await ctx.modules.draftOrder.convert(input.draft_order_id, actor);
+    await ctx.emit("order.placed", {
+      id: order.id,
+      display_id: order.display_id,
+      cart_id: null,
+      customer_id: order.customer_id,
+      email: order.email,
+      currency_code: order.currency_code,
+      total: order.total,
+      item_count: order.items.reduce((sum, i) => sum + i.quantity, 0),
+    });
+    return { output: { id: order.id, version: order.version }, compensateInput: { converted, actor } };
+  },
+  compensate: async (input: { converted: ConvertedDraft; actor: OrderActor }, ctx) => {
+    await ctx.modules.draftOrder.undoConvert(input.converted, input.actor);
   },
 });

@@ -48,16 +48,16 @@ export function createOrderTransferService() {
           throw errors.invalidData(`Order: ${current.id} already belongs to customer: ${input.customer_id}`);
         if (!current.email) throw errors.invalidData(`Order ${current.id} has no email to confirm a transfer with`);
         const now = new Date();
-        await q.cancelOpenTransfers(current.id, now);
+        await q.cancelOpenTransfers({ order_id: current.id, at: now });
         const secret = randomBytes(32).toString("base64url");
-        const row = await q.insertTransfer({
+        const row = (await q.insertTransfer({
           id: generateId("otr"),
           order_id: current.id,
           customer_id: input.customer_id,
           email: current.email,
           token_hash: sha256(secret),
           expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
-        });
+        }))!;
         await orders.recordChange(current.id, "transfer_requested", actor, null, {
           transfer_request_id: row.id,
           customer_id: input.customer_id,
@@ -68,7 +68,7 @@ export function createOrderTransferService() {
 
     /** Cancels an open request (a compensation; a request already answered stays as it is). */
     async cancel(id: string): Promise<void> {
-      await q.cancelTransfer(id, new Date());
+      await q.cancelTransfer({ id, at: new Date() });
     },
 
     /**
@@ -80,12 +80,12 @@ export function createOrderTransferService() {
       return transaction(async () => {
         const current = await orders.lock(orderId);
         const now = new Date();
-        const used = await q.useTransferToken(
-          current.id,
-          sha256(secret),
-          answer === "accept" ? "accepted" : "declined",
-          now,
-        );
+        const used = await q.useTransferToken({
+          order_id: current.id,
+          token_hash: sha256(secret),
+          status: answer === "accept" ? "accepted" : "declined",
+          at: now,
+        });
         if (!used) throw errors.invalidData("Invalid or expired transfer token");
         if (answer === "accept") {
           if (current.status === "canceled")
@@ -109,7 +109,7 @@ export function createOrderTransferService() {
 
     /** The open (unanswered, unexpired) request of each order, for views. */
     async openRequest(orderId: string): Promise<OrderTransferRequestRow | null> {
-      return (await q.openTransfer(orderId)) ?? null;
+      return (await q.openTransfer({ order_id: orderId })) ?? null;
     },
   };
   return service;

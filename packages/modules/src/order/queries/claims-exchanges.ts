@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import {
   db,
+  first,
   inList,
   insertRows,
   liveRecords,
@@ -17,36 +18,12 @@ import {
   orderVersionChange,
   type ClaimExchangeKind,
   type OrderChangeStatus,
-  type OrderClaimExchangeRow,
 } from "../schema";
 
 const records = liveRecords(orderClaimExchange, "Order change", {
   created_at: orderClaimExchange.created_at,
   updated_at: orderClaimExchange.updated_at,
 });
-
-const byReturn = statement((v: Placeholders<{ return_id: string }>) =>
-  db
-    .select()
-    .from(orderClaimExchange)
-    .where(and(eq(orderClaimExchange.return_id, v.return_id), records.live)),
-);
-
-const byChange = statement((v: Placeholders<{ change_id: string }>) =>
-  db
-    .select()
-    .from(orderClaimExchange)
-    .where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
-);
-
-const canceledOfOrder = statement((v: Placeholders<{ order_id: string }>) =>
-  db
-    .select({ change_id: orderClaimExchange.change_id })
-    .from(orderClaimExchange)
-    .where(and(eq(orderClaimExchange.order_id, v.order_id), isNotNull(orderClaimExchange.canceled_at), records.live)),
-);
-
-const insertReturnChanges = insertRows(orderReturnChange);
 
 /** Filters of a list of exchanges or claims (Medusa's list query). */
 export interface ClaimExchangeFilters {
@@ -62,20 +39,36 @@ export interface ClaimExchangeFilters {
 
 /** The statements of exchanges and claims (`order_claim_exchange`). */
 export const claimExchangeQueries = {
-  insert: (row: typeof orderClaimExchange.$inferInsert) => records.insert(row),
+  insert: records.insert,
   find: records.find,
   lock: records.lock,
-  update: (id: string, values: Partial<typeof orderClaimExchange.$inferInsert>) => records.update(id, values),
+  update: records.update,
   remove: records.softDelete,
-  /** The exchange or claim whose return is `returnId`, if any. */
-  ofReturn: async (returnId: string): Promise<OrderClaimExchangeRow | undefined> =>
-    (await byReturn({ return_id: returnId }))[0],
-  /** The order changes of order `orderId`'s canceled exchanges and claims. */
-  canceledChangeIds: async (orderId: string): Promise<string[]> =>
-    (await canceledOfOrder({ order_id: orderId })).map((r) => r.change_id),
-  /** The exchange or claim whose order change is `changeId`, if any. */
-  ofChange: async (changeId: string): Promise<OrderClaimExchangeRow | undefined> =>
-    (await byChange({ change_id: changeId }))[0],
+  /** The exchange or claim whose return is `return_id`, if any. */
+  ofReturn: first(
+    statement((v: Placeholders<{ return_id: string }>) =>
+      db
+        .select()
+        .from(orderClaimExchange)
+        .where(and(eq(orderClaimExchange.return_id, v.return_id), records.live)),
+    ),
+  ),
+  /** The order changes of order `order_id`'s canceled exchanges and claims. */
+  canceledOfOrder: statement((v: Placeholders<{ order_id: string }>) =>
+    db
+      .select({ change_id: orderClaimExchange.change_id })
+      .from(orderClaimExchange)
+      .where(and(eq(orderClaimExchange.order_id, v.order_id), isNotNull(orderClaimExchange.canceled_at), records.live)),
+  ),
+  /** The exchange or claim whose order change is `change_id`, if any. */
+  ofChange: first(
+    statement((v: Placeholders<{ change_id: string }>) =>
+      db
+        .select()
+        .from(orderClaimExchange)
+        .where(and(eq(orderClaimExchange.change_id, v.change_id), records.live)),
+    ),
+  ),
   /** A page of exchanges or claims. */
   list: (kind: ClaimExchangeKind, filters: ClaimExchangeFilters, page: ListPaging) =>
     records.list(
@@ -105,6 +98,6 @@ export const claimExchangeQueries = {
       ],
       page,
     ),
-  /** Puts back a return request a confirmation deleted (the compensation of that confirmation). */
-  restoreReturnChange: (row: typeof orderReturnChange.$inferInsert) => insertReturnChanges([row]),
+  /** Puts back return requests a confirmation deleted (the compensation of that confirmation). */
+  restoreReturnChanges: insertRows(orderReturnChange),
 };
