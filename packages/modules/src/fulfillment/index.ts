@@ -2,11 +2,7 @@ export * from "./shapes";
 export * from "./steps";
 export * from "./providers";
 export { priceFor } from "./price-for";
-export {
-  createShippingOptionTypeService,
-  type ShippingOptionTypeFilters,
-  type ShippingOptionTypeService,
-} from "./option-types";
+export { createShippingOptionTypeService, type ShippingOptionTypeService } from "./option-types";
 export {
   createFulfillmentService,
   isReturnOption,

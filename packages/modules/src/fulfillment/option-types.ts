@@ -1,14 +1,8 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListFilters } from "@kasse/db";
+import { transaction } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
 import type { ShippingOptionTypeRow } from "./schema";
-import type { ShippingOptionTypeCreate, ShippingOptionTypeUpdate } from "./shapes";
-
-/** Filters of `GET /admin/shipping-option-types`. */
-export interface ShippingOptionTypeFilters extends ListFilters {
-  code?: string[];
-  label?: string[];
-}
+import type { ShippingOptionTypeCreate, ShippingOptionTypeFilters, ShippingOptionTypeUpdate } from "./shapes";
 
 /** What a shipping option keeps of its type (its `type`), as Medusa answers it. */
 export function optionTypeOf(row: ShippingOptionTypeRow) {

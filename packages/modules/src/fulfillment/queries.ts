@@ -29,8 +29,7 @@ import {
   type ShippingOptionPriceRow,
   type ShippingOptionRow,
 } from "./schema";
-import type { ShippingOptionTypeFilters } from "./option-types";
-import type { ShippingOptionFilters } from "./shapes";
+import type { ShippingOptionFilters, ShippingOptionTypeFilters } from "./shapes";
 
 // The fulfillment module's SQL (profiles, options and their prices, option types, sets, service and
 // geo zones, fulfillment records): the only file of the module that imports drizzle and its tables.

@@ -89,7 +89,7 @@ export const ShippingOptionTypeUpdate = Type.Partial(ShippingOptionTypeCreate, {
 export type ShippingOptionTypeUpdate = Static<typeof ShippingOptionTypeUpdate>;
 
 /** Body of `POST /admin/shipping-profiles`: a name and a type, as a fulfillment set's. */
-export const ShippingProfileCreate = FulfillmentSetCreate;
+export const ShippingProfileCreate = Strict(FulfillmentSetCreate.properties);
 export type ShippingProfileCreate = Static<typeof ShippingProfileCreate>;
 
 /** A price is for a currency or for a region: exactly one of the two. */
@@ -120,6 +120,12 @@ const optionFields = {
 /** Body of `POST /admin/shipping-options`. */
 export const ShippingOptionCreate = Strict(optionFields);
 export type ShippingOptionCreate = Static<typeof ShippingOptionCreate>;
+
+/** Filters of `GET /admin/shipping-option-types`. */
+export interface ShippingOptionTypeFilters extends ListFilters {
+  code?: string[];
+  label?: string[];
+}
 
 /** Body of `POST /admin/shipping-options/{id}`: all optional; `prices` replaces the prices. */
 export const ShippingOptionUpdate = Type.Partial(Type.Object(optionFields), { additionalProperties: false });

@@ -428,7 +428,7 @@ export const OrderEditItemsAdd = Strict({
 export type OrderEditItemsAdd = Static<typeof OrderEditItemsAdd>;
 
 /** `POST /admin/order-edits/{id}/request`: whether the customer is told of the edit once it is confirmed. */
-export const OrderEditRequest = ReturnChangeConfirm;
+export const OrderEditRequest = Strict(ReturnChangeConfirm.properties);
 export type OrderEditRequest = Static<typeof OrderEditRequest>;
 
 /**
@@ -569,7 +569,7 @@ export const ClaimItemUpdate = Strict({
 export type ClaimItemUpdate = Static<typeof ClaimItemUpdate>;
 
 /** `POST /admin/{exchanges,claims}/{id}/request` and `/cancel`. */
-export const ClaimExchangeConfirm = ReturnChangeConfirm;
+export const ClaimExchangeConfirm = Strict(ReturnChangeConfirm.properties);
 
 const AdditionalItem = View({
   id: Type.String(),
