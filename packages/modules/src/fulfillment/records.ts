@@ -7,6 +7,9 @@ import type { ShipmentCreate } from "./shapes";
 /** A fulfillment with its items. */
 export type Fulfillment = FulfillmentRow & { items: FulfillmentItemRow[] };
 
+/** The dates of a fulfillment's moves, which `mark` sets or clears. */
+export type FulfillmentDate = "shipped_at" | "delivered_at" | "canceled_at";
+
 /** What a new fulfillment holds (the flow passes the order lines' snapshot and the consumed reservations). */
 export interface FulfillmentRecordCreate {
   order_id: string;
@@ -79,7 +82,7 @@ export function createFulfillmentRecordService() {
     async mark(
       orderId: string,
       id: string,
-      field: "shipped_at" | "delivered_at" | "canceled_at",
+      field: FulfillmentDate,
       value: boolean,
       shipment: ShipmentCreate = {},
     ): Promise<Fulfillment> {
