@@ -28,6 +28,7 @@ import {
   type ServiceZoneRow,
   type ShippingOptionPriceRow,
   type ShippingOptionRow,
+  type FulfillmentDate,
 } from "./schema";
 import type { ShippingOptionFilters, ShippingOptionTypeFilters } from "./shapes";
 
@@ -83,18 +84,18 @@ const itemsOfFulfillments = rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_
   order: [asc(fulfillmentItem.id)],
 });
 
-const restoreSets = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(fulfillmentSet).set({ deleted_at: null, updated_at: v.at }).where(inList(fulfillmentSet.id, v.ids)),
-);
-const restoreZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(serviceZone).set({ deleted_at: null, updated_at: v.at }).where(inList(serviceZone.id, v.ids)),
-);
-const restoreGeoZones = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(geoZone).set({ deleted_at: null, updated_at: v.at }).where(inList(geoZone.id, v.ids)),
-);
-const restoreOptions = statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-  db.update(shippingOption).set({ deleted_at: null, updated_at: v.at }).where(inList(shippingOption.id, v.ids)),
-);
+/** The tables whose rows deleting a location's sets soft-deletes, and restoring it brings back. */
+type ZoneTable = typeof fulfillmentSet | typeof serviceZone | typeof geoZone | typeof shippingOption;
+
+/** Makes the rows `ids` of the table live again. */
+const restoreRowsOf = (table: ZoneTable) =>
+  statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
+    db.update(table).set({ deleted_at: null, updated_at: v.at }).where(inList(table.id, v.ids)),
+  );
+const restoreSets = restoreRowsOf(fulfillmentSet);
+const restoreZones = restoreRowsOf(serviceZone);
+const restoreGeoZones = restoreRowsOf(geoZone);
+const restoreOptions = restoreRowsOf(shippingOption);
 
 /** The filters of a profile list as conditions. */
 function profileConditions(filters: { id?: string[]; q?: string; type?: string[] }): SQL[] {
@@ -375,7 +376,7 @@ export const fulfillmentQueries = {
   /** Sets one of a fulfillment's dates (a time or null) and, with `labels`, its labels. */
   markFulfillment: async (
     id: string,
-    field: "shipped_at" | "delivered_at" | "canceled_at",
+    field: FulfillmentDate,
     at: Date | null,
     labels?: FulfillmentRow["labels"],
   ): Promise<void> => {

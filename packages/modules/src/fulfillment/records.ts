@@ -1,7 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
-import type { FulfillmentItemRow, FulfillmentRow } from "./schema";
+import type { FulfillmentDate, FulfillmentItemRow, FulfillmentRow } from "./schema";
 import type { ShipmentCreate } from "./shapes";
 
 /** A fulfillment with its items. */
@@ -79,7 +79,7 @@ export function createFulfillmentRecordService() {
     async mark(
       orderId: string,
       id: string,
-      field: "shipped_at" | "delivered_at" | "canceled_at",
+      field: FulfillmentDate,
       value: boolean,
       shipment: ShipmentCreate = {},
     ): Promise<Fulfillment> {

@@ -172,6 +172,8 @@ export const fulfillmentItem = entityTable(
   (t) => [...indexes("fulfillment_item", { fulfillment: t.fulfillment_id, line: t.line_item_id })],
 );
 export type FulfillmentRow = typeof fulfillment.$inferSelect;
+/** The dates of a fulfillment's moves, which `mark` sets or clears. */
+export type FulfillmentDate = "shipped_at" | "delivered_at" | "canceled_at";
 export type FulfillmentLabel = FulfillmentLabelInput & { id: string };
 export type FulfillmentItemRow = typeof fulfillmentItem.$inferSelect;
 export type ShippingOptionTypeRow = typeof shippingOptionType.$inferSelect;

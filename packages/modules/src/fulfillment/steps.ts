@@ -1,6 +1,7 @@
 import { definitions } from "@kasse/workflows";
 import type { FulfillmentProviderCall, FulfillmentProviderRegistry } from "./providers";
 import type { FulfillmentRecordCreate, FulfillmentRecordService } from "./records";
+import type { FulfillmentDate } from "./schema";
 import type { ShipmentCreate } from "./shapes";
 import type { DeletedZoneRecords, FulfillmentService } from "./service";
 
@@ -86,7 +87,7 @@ export const markFulfillmentStep = step("mark-fulfillment", {
     input: {
       order_id: string;
       fulfillment_id: string;
-      field: "shipped_at" | "delivered_at" | "canceled_at";
+      field: FulfillmentDate;
       shipment?: ShipmentCreate;
     },
     ctx,
@@ -118,10 +119,7 @@ export const markFulfillmentStep = step("mark-fulfillment", {
     };
     return { output, compensateInput: input };
   },
-  compensate: async (
-    input: { order_id: string; fulfillment_id: string; field: "shipped_at" | "delivered_at" | "canceled_at" },
-    ctx,
-  ) => {
+  compensate: async (input: { order_id: string; fulfillment_id: string; field: FulfillmentDate }, ctx) => {
     await ctx.modules.fulfillmentRecord.mark(input.order_id, input.fulfillment_id, input.field, false);
   },
 });

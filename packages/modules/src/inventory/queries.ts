@@ -81,6 +81,18 @@ const adjustStockedTo = (guarded: boolean) =>
     ),
   );
 
+/** The live reservation `id`, locked for the rest of the transaction when `lock`. */
+const reservationById = (lock: boolean) =>
+  first(
+    statement((v: Placeholders<{ id: string }>) => {
+      const read = db
+        .select()
+        .from(reservationItem)
+        .where(and(eq(reservationItem.id, v.id), liveReservation));
+      return lock ? read.for("update") : read;
+    }),
+  );
+
 /** Per variant and linked item: its required quantity and the available quantity at the levels `atLocations` keeps. */
 const availableOf = (variants: SQL, atLocations: SQL) =>
   db
@@ -126,15 +138,6 @@ export const inventoryQueries = {
   existingItems: items.existing,
   updateItem: items.update,
   listItems: items.listBy(itemConditions),
-  /** The item `id` if it is live. */
-  liveItem: first(
-    statement((v: Placeholders<{ id: string }>) =>
-      db
-        .select({ id: inventoryItem.id })
-        .from(inventoryItem)
-        .where(and(eq(inventoryItem.id, v.id), liveItem)),
-    ),
-  ),
   /** Inserts items (their ids given) in one statement. */
   insertItems: insertRows(inventoryItem),
   /** The live levels of the items, oldest first. */
@@ -305,24 +308,9 @@ export const inventoryQueries = {
   /** Inserts reservations (their ids given) in one statement and answers them. */
   insertReservations: insertRows<ReservationRow[]>(reservationItem, { returning: true }),
   /** The live reservation `id`. */
-  reservation: first(
-    statement((v: Placeholders<{ id: string }>) =>
-      db
-        .select()
-        .from(reservationItem)
-        .where(and(eq(reservationItem.id, v.id), liveReservation)),
-    ),
-  ),
+  reservation: reservationById(false),
   /** The live reservation `id`, locked for the rest of the transaction. */
-  lockReservation: first(
-    statement((v: Placeholders<{ id: string }>) =>
-      db
-        .select()
-        .from(reservationItem)
-        .where(and(eq(reservationItem.id, v.id), liveReservation))
-        .for("update"),
-    ),
-  ),
+  lockReservation: reservationById(true),
   /** Sets a reservation's location and quantity, its description and metadata unless undefined; answers it. */
   updateReservation: first(
     statement(
@@ -390,13 +378,9 @@ export const inventoryQueries = {
       .orderBy(reservationItem.created_at, reservationItem.id)
       .for("update"),
   ),
-  /** Soft-deletes a reservation (used up). */
-  deleteReservation: statement((v: Placeholders<{ id: string; now: Date }>) =>
-    db.update(reservationItem).set({ deleted_at: v.now, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
-  ),
-  /** Makes a deleted reservation live again. */
-  undeleteReservation: statement((v: Placeholders<{ id: string; now: Date }>) =>
-    db.update(reservationItem).set({ deleted_at: null, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
+  /** Soft-deletes a reservation (used up: `deleted_at` a time) or makes it live again (null). */
+  setReservationDeleted: statement((v: Placeholders<{ id: string; deleted_at: Date | null; now: Date }>) =>
+    db.update(reservationItem).set({ deleted_at: v.deleted_at, updated_at: v.now }).where(eq(reservationItem.id, v.id)),
   ),
   /** Adds `quantity` (negative: takes) to a reservation's units. */
   addToReservation: statement((v: Placeholders<{ id: string; quantity: number; now: Date }>) =>

@@ -1,12 +1,12 @@
 import { definitions, type StepContext } from "@kasse/workflows";
 import type {
+  InventoryService,
   ConsumedReservation,
   DetachedVariants,
   Reservation,
   ReserveForLinesInput,
   StockAdjustment,
-} from "./types";
-import type { InventoryService } from "./service";
+} from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
 type StepModules = { inventory: InventoryService };
