@@ -18,6 +18,14 @@ const v1 = <P extends Record<string, TSchema>>(description: string, properties: 
 });
 
 const orderRef = { id: S("The order id") };
+const ofOrder = { order_id: S("The order") };
+/** A payment's money moved: what moved now, in minor units (`what`: captured or refunded). */
+const paymentMoved = (what: string) => ({
+  id: S("The payment"),
+  order_id: NullableS("Its order"),
+  amount: Int(`The amount ${what} now, minor units`),
+  currency_code: S("The currency"),
+});
 /** Medusa's `no_notification`: the change is recorded, the shopper is not mailed. */
 const silent = { no_notification: Type.Boolean({ description: "The merchant asked that the customer not be told" }) };
 
@@ -36,15 +44,13 @@ export const eventCatalog = {
       item_count: Int("The number of units ordered"),
     },
   ),
-  "order.canceled": v1("An order was canceled (its payments voided or refunded, its reservations released).", {
-    ...orderRef,
-  }),
+  "order.canceled": v1("An order was canceled (its payments voided or refunded, its reservations released).", orderRef),
   "order.updated": v1(
     "An order's lines, shipping or totals changed (an order edit was confirmed as its next version).",
-    { ...orderRef },
+    orderRef,
   ),
   "order-edit.confirmed": v1("An order edit was confirmed: the order moved to its next version.", {
-    order_id: S("The order"),
+    ...ofOrder,
     order_change_id: S("The confirmed order change"),
     pending_difference: Type.Integer({
       description: "What the customer owes after the edit (minor units; negative: due back to them)",
@@ -53,52 +59,38 @@ export const eventCatalog = {
   }),
   "order.exchange_created": v1(
     "An exchange was confirmed: its outbound lines are on the order's next version, its inbound units a requested return.",
-    { order_id: S("The order"), exchange_id: S("The exchange"), ...silent },
+    { ...ofOrder, exchange_id: S("The exchange"), ...silent },
   ),
   "order.claim_created": v1(
     "A claim was confirmed: the order moved to its next version (replacement lines, the claimed value off).",
-    { order_id: S("The order"), claim_id: S("The claim"), ...silent },
+    { ...ofOrder, claim_id: S("The claim"), ...silent },
   ),
-  "order.completed": v1("An order was marked completed.", { ...orderRef }),
+  "order.completed": v1("An order was marked completed.", orderRef),
   "order.fulfillment_created": v1("Items of an order were fulfilled.", {
-    order_id: S("The order"),
+    ...ofOrder,
     fulfillment_id: S("The new fulfillment"),
   }),
   "order.fulfillment_canceled": v1("A fulfillment of an order was canceled.", {
-    order_id: S("The order"),
+    ...ofOrder,
     fulfillment_id: S("The canceled fulfillment"),
   }),
   "shipment.created": v1("A fulfillment was shipped.", {
     id: S("The fulfillment"),
-    order_id: S("The order"),
+    ...ofOrder,
     tracking_numbers: Ids("The tracking numbers of its labels"),
     no_notification: Type.Boolean({
       description: "The merchant shipped it without telling the customer (Medusa's no_notification)",
     }),
   }),
-  "delivery.created": v1("A fulfillment was delivered.", { id: S("The fulfillment"), order_id: S("The order") }),
+  "delivery.created": v1("A fulfillment was delivered.", { id: S("The fulfillment"), ...ofOrder }),
   "order.return_requested": v1("A return of an order was requested.", {
-    order_id: S("The order"),
+    ...ofOrder,
     return_id: S("The return"),
     ...silent,
   }),
-  "order.return_received": v1("A return was received.", {
-    order_id: S("The order"),
-    return_id: S("The return"),
-    ...silent,
-  }),
-  "payment.captured": v1("A payment was captured (in part or in full).", {
-    id: S("The payment"),
-    order_id: NullableS("Its order"),
-    amount: Int("The amount captured now, minor units"),
-    currency_code: S("The currency"),
-  }),
-  "payment.refunded": v1("A payment was refunded (in part or in full).", {
-    id: S("The payment"),
-    order_id: NullableS("Its order"),
-    amount: Int("The amount refunded now, minor units"),
-    currency_code: S("The currency"),
-  }),
+  "order.return_received": v1("A return was received.", { ...ofOrder, return_id: S("The return"), ...silent }),
+  "payment.captured": v1("A payment was captured (in part or in full).", paymentMoved("captured")),
+  "payment.refunded": v1("A payment was refunded (in part or in full).", paymentMoved("refunded")),
   "customer.created": v1("A customer was created.", {
     id: S("The customer"),
     email: S("Their email"),

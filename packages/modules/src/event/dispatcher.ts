@@ -76,6 +76,12 @@ const MAX_SUBSCRIBER_BACKLOG = 200;
 
 const silent: DispatcherLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** What a thrown value says. */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A send that never got an answer. */
+const unsent = (error: string): SendResult => ({ status_code: null, duration_ms: 0, error });
+
 const matches = (patterns: readonly string[], name: string) => patterns.includes("*") || patterns.includes(name);
 
 /** The Standard Webhooks body of an event: the same bytes on every attempt. */
@@ -122,7 +128,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       try {
         await subscriber.handle(row);
       } catch (error) {
-        failures.push(`${subscriber.name}: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(`${subscriber.name}: ${messageOf(error)}`);
         logger.warn(
           { err: error, event: row.id, name: row.name, subscriber: subscriber.name },
           "event subscriber failed",
@@ -193,7 +199,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     // Idempotent: a dispatch taken over after a crash finds them there.
     if (deliveries.length > 0) {
       await q.insertDeliveries(deliveries);
-      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
+      deliverSoon();
     }
     // An event no subscriber handles is done once its deliveries are scheduled: one statement for all of them.
     const subscribed = (row: EventRow) => options.subscribers.some((s) => matches(s.events, row.name));
@@ -249,9 +255,8 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       deliveries.map(async (delivery) => {
         const hook = hookOf.get(delivery.webhook_id)!;
         const row = eventOf.get(delivery.event_id);
-        let result: SendResult;
-        if (!row) result = { status_code: null, duration_ms: 0, error: `Event ${delivery.event_id} no longer exists` };
-        else {
+        let result = unsent(`Event ${delivery.event_id} no longer exists`);
+        if (row) {
           try {
             result = await sendWebhook({
               url: hook.url,
@@ -262,11 +267,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
               timeoutMs,
             });
           } catch (error) {
-            result = {
-              status_code: null,
-              duration_ms: 0,
-              error: error instanceof Error ? error.message : String(error),
-            };
+            result = unsent(messageOf(error));
           }
         }
         await record(delivery, hook, result).catch((error: unknown) =>
@@ -322,17 +323,15 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     return sent >= batch ? sent : 0;
   });
   const deliverAll = (): Promise<void> => delivering.run();
+  /** Starts sending in the background. */
+  const deliverSoon = () =>
+    void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
 
   /** Claims, schedules and sends until nothing is due; then the retries that came due are sent by their own loop, so a wake during a send is never lost. */
-  const rounds = serialLoop(
-    async () => {
-      const { taken, full } = await claimRound();
-      return full ? taken : 0;
-    },
-    () => {
-      void deliverAll().catch((error: unknown) => logger.error({ err: error }, "webhook delivery round failed"));
-    },
-  );
+  const rounds = serialLoop(async () => {
+    const { taken, full } = await claimRound();
+    return full ? taken : 0;
+  }, deliverSoon);
 
   /** A round (one at a time in this process); subscribers go on in the background. */
   function round(): Promise<void> {

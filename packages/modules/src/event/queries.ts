@@ -27,12 +27,6 @@ export type NewDelivery = Pick<
 
 const webhooks = liveRecords(webhook, "Webhook", { url: webhook.url });
 
-/** The filters of a webhook list as conditions. */
-const webhookConditions = (filters: WebhookFilters): SQL[] => [
-  ...(filters.id ? [inList(webhook.id, filters.id)] : []),
-  ...(filters.enabled === undefined ? [] : [eq(webhook.enabled, filters.enabled)]),
-];
-
 /** Named statements on the outbox, the webhook endpoints and their deliveries, run on the current handle. */
 export const eventQueries = {
   /** Writes one event to the outbox. */
@@ -155,7 +149,10 @@ export const eventQueries = {
   /** The live webhook endpoints' reads and writes (`retrieve`, `insert`, `update`, …). */
   webhooks,
   /** A page of live endpoints matching `filters`, and their count. */
-  webhookList: webhooks.listBy(webhookConditions),
+  webhookList: webhooks.listBy((filters: WebhookFilters): SQL[] => [
+    ...(filters.id ? [inList(webhook.id, filters.id)] : []),
+    ...(filters.enabled === undefined ? [] : [eq(webhook.enabled, filters.enabled)]),
+  ]),
   /** Soft-deletes the live endpoint `id`, disabling it. */
   deleteWebhook: statement((v: Placeholders<{ id: string; now: Date }>) =>
     db

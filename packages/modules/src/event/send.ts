@@ -18,9 +18,6 @@ for (const [net, prefix] of [
   ["198.18.0.0", 15],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const)
-  blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
   ["fc00::", 7],
@@ -28,7 +25,7 @@ for (const [net, prefix] of [
   ["ff00::", 8],
   ["64:ff9b::", 96],
 ] as const)
-  blocked.addSubnet(net, prefix, "ipv6");
+  blocked.addSubnet(net, prefix, net.includes(":") ? "ipv6" : "ipv4");
 
 /** True for a loopback, private, link-local, multicast or otherwise non-public address. */
 export function isPrivateAddress(address: string): boolean {

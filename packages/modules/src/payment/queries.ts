@@ -4,7 +4,6 @@ import {
   db,
   first,
   fromJson,
-  groupBy,
   inFilters,
   inList,
   jsonRelation,
@@ -51,74 +50,70 @@ const sessionsRelation: JsonRelation = {
   where: eq(paymentSession.payment_collection_id, paymentCollection.id),
   orderBy: asc(paymentSession.created_at),
 };
+const capturesRelation: JsonRelation = {
+  table: capture,
+  where: eq(capture.payment_id, payment.id),
+  orderBy: asc(capture.created_at),
+};
+const refundsRelation: JsonRelation = {
+  table: refund,
+  where: eq(refund.payment_id, payment.id),
+  orderBy: asc(refund.created_at),
+  with: { refund_reason: { table: refundReason, where: eq(refundReason.id, refund.refund_reason_id), one: true } },
+};
 const paymentsRelation: JsonRelation = {
   table: payment,
   where: eq(payment.payment_collection_id, paymentCollection.id),
   orderBy: asc(payment.created_at),
-  with: {
-    captures: { table: capture, where: eq(capture.payment_id, payment.id), orderBy: asc(capture.created_at) },
-    refunds: {
-      table: refund,
-      where: eq(refund.payment_id, payment.id),
-      orderBy: asc(refund.created_at),
-      with: { refund_reason: { table: refundReason, where: eq(refundReason.id, refund.refund_reason_id), one: true } },
-    },
-  },
+  with: { captures: capturesRelation, refunds: refundsRelation },
 };
+
+/** Live collections matching `where`, each with its sessions and payments as JSON. */
+const collectionsMatching = (where: SQL | undefined) =>
+  db
+    .select({
+      ...getTableColumns(paymentCollection),
+      payment_sessions: jsonRelation(sessionsRelation),
+      payments: jsonRelation(paymentsRelation),
+    })
+    .from(paymentCollection)
+    .where(and(where, collections.live));
+
+/**
+ * A collection read by {@link collectionsMatching}, its relations decoded. They replace the JSON in
+ * place: a copy of the row that adds no key is cheap in V8, where a rest pattern costs a new object
+ * layout per row.
+ */
+const decodeCollection = <R extends { payment_sessions: unknown; payments: unknown }>(row: R) => ({
+  ...row,
+  payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, row.payment_sessions),
+  payments: fromJson<Payment>(paymentsRelation, row.payments),
+});
 
 /** Live collections matching `where`, each with its sessions and payments, read and decoded in one statement. */
 function fullCollections<V extends Record<string, unknown>>(
   where: (v: Placeholders<V>) => SQL,
 ): (values: V) => Promise<PaymentCollection[]> {
-  const read = statement((v: Placeholders<V>) =>
-    db
-      .select({
-        ...getTableColumns(paymentCollection),
-        payment_sessions: jsonRelation(sessionsRelation),
-        payments: jsonRelation(paymentsRelation),
-      })
-      .from(paymentCollection)
-      .where(and(where(v), collections.live)),
-  );
-  // The decoded relations replace the JSON in place: a copy of the row that adds no key is cheap in
-  // V8, where a rest pattern costs a new object layout per row.
-  return async (values) =>
-    (await read(values)).map((row) => ({
-      ...row,
-      payment_sessions: fromJson<PaymentSessionRow>(sessionsRelation, row.payment_sessions),
-      payments: fromJson<Payment>(paymentsRelation, row.payments),
-    }));
+  const read = statement((v: Placeholders<V>) => collectionsMatching(where(v)));
+  return async (values) => (await read(values)).map(decodeCollection);
 }
 
-// The relations a collection read by filter attaches: one statement per table for all the rows.
-const capturesOf = rowsOf(capture, capture.payment_id, { order: [asc(capture.created_at)] });
 const sessionsOf = rowsOf(paymentSession, paymentSession.payment_collection_id, {
   order: [asc(paymentSession.created_at)],
 });
-const paymentsOf = rowsOf(payment, payment.payment_collection_id, { order: [asc(payment.created_at)] });
-const refundsOf = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(refund)
-    .leftJoin(refundReason, eq(refundReason.id, refund.refund_reason_id))
-    .where(inList(refund.payment_id, v.ids))
-    .orderBy(asc(refund.created_at)),
-);
 
-/** The payments with their captures and refunds (two statements for all). */
-async function withMovements(rows: PaymentRow[]): Promise<Payment[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [captures, refunds] = await Promise.all([capturesOf(ids), refundsOf({ ids })]);
-  const capturesBy = groupBy(captures, (c) => c.payment_id);
-  const refundsBy = groupBy(refunds, (r) => r.payment_refund.payment_id, {
-    value: (r): Refund => ({ ...r.payment_refund, refund_reason: r.refund_reason }),
-  });
-  return rows.map((row) => ({ ...row, captures: capturesBy.get(row.id) ?? [], refunds: refundsBy.get(row.id) ?? [] }));
-}
-
-const paymentsById = statement((v: Placeholders<{ id: string }>) =>
-  db.select().from(payment).where(eq(payment.id, v.id)),
+/** The payment `id` with its captures and refunds, in one statement. */
+const paymentWithMovements = first(
+  statement((v: Placeholders<{ id: string }>) =>
+    db
+      .select({
+        ...getTableColumns(payment),
+        captures: jsonRelation(capturesRelation),
+        refunds: jsonRelation(refundsRelation),
+      })
+      .from(payment)
+      .where(eq(payment.id, v.id)),
+  ),
 );
 
 /** What a payment's captures or refunds add up to, in minor units. */
@@ -161,29 +156,15 @@ export const paymentQueries = {
   collectionOfCart: first(
     fullCollections((v: Placeholders<{ cart_id: string }>) => eq(paymentCollection.cart_id, v.cart_id)),
   ),
-  /** Live collections of these ids and/or carts, with sessions and payments: a constant number of statements. */
+  /** Live collections of these ids and/or carts, with sessions and payments, in one statement. */
   async collectionsWhere(filter: { id?: string[]; cart_id?: string[] }): Promise<PaymentCollection[]> {
-    const rows = await db
-      .select()
-      .from(paymentCollection)
-      .where(
-        and(
-          collections.live,
-          filter.id ? inList(paymentCollection.id, filter.id) : undefined,
-          filter.cart_id ? inList(paymentCollection.cart_id, filter.cart_id) : undefined,
-        ),
-      );
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [sessions, payments] = await Promise.all([sessionsOf(ids), paymentsOf(ids)]);
-    const full = await withMovements(payments);
-    const sessionsBy = groupBy(sessions, (s) => s.payment_collection_id);
-    const paymentsBy = groupBy(full, (p) => p.payment_collection_id);
-    return rows.map((row) => ({
-      ...row,
-      payment_sessions: sessionsBy.get(row.id) ?? [],
-      payments: paymentsBy.get(row.id) ?? [],
-    }));
+    const rows = await collectionsMatching(
+      and(
+        filter.id ? inList(paymentCollection.id, filter.id) : undefined,
+        filter.cart_id ? inList(paymentCollection.cart_id, filter.cart_id) : undefined,
+      ),
+    );
+    return rows.map(decodeCollection);
   },
   /** Soft-deletes the live collection `id` unless a payment was made into it. */
   async deleteUnpaidCollection(id: string): Promise<void> {
@@ -214,12 +195,14 @@ export const paymentQueries = {
   async restoreCollection(id: string): Promise<void> {
     await db.update(paymentCollection).set({ deleted_at: null }).where(eq(paymentCollection.id, id));
   },
-  /** Sets a collection's amounts and status (a manual payment recorded into it, or taken out again). */
-  async setCollectionPaid(
+  /** Sets a collection's amounts or status (a manual payment recorded into it or taken out again, a new amount). */
+  async setCollection(
     id: string,
-    values: Pick<
-      typeof paymentCollection.$inferInsert,
-      "authorized_amount" | "captured_amount" | "status" | "completed_at"
+    values: Partial<
+      Pick<
+        typeof paymentCollection.$inferInsert,
+        "amount" | "authorized_amount" | "captured_amount" | "status" | "completed_at"
+      >
     >,
   ): Promise<void> {
     await db
@@ -231,9 +214,6 @@ export const paymentQueries = {
   async deletePayment(row: PaymentRow): Promise<void> {
     await db.delete(payment).where(eq(payment.id, row.id));
     await db.delete(paymentSession).where(eq(paymentSession.id, row.payment_session_id));
-  },
-  async setCollectionAmount(id: string, amount: number): Promise<void> {
-    await db.update(paymentCollection).set({ amount, updated_at: new Date() }).where(eq(paymentCollection.id, id));
   },
   /** Adds to a collection's captured or refunded amount. */
   async addToCollection(id: string, column: "captured_amount" | "refunded_amount", amount: number): Promise<void> {
@@ -334,7 +314,7 @@ export const paymentQueries = {
       .where(eq(paymentCollection.id, v.id)),
   ),
 
-  payment: first(paymentsById),
+  payment: first(statement((v: Placeholders<{ id: string }>) => db.select().from(payment).where(eq(payment.id, v.id)))),
   /** The payment `id`, locked for the rest of the transaction. */
   lockPayment: first(
     statement((v: Placeholders<{ id: string }>) => db.select().from(payment).where(eq(payment.id, v.id)).for("update")),
@@ -344,8 +324,14 @@ export const paymentQueries = {
       db.select().from(payment).where(eq(payment.payment_session_id, v.session_id)),
     ),
   ),
+  /** The payment `id` with its captures and refunds (the caller wrote or locked it: it exists). */
   async paymentWithMovements(id: string): Promise<Payment> {
-    return (await withMovements(await paymentsById({ id })))[0]!;
+    const row = (await paymentWithMovements({ id }))!;
+    return {
+      ...row,
+      captures: fromJson<CaptureRow>(capturesRelation, row.captures),
+      refunds: fromJson<Refund>(refundsRelation, row.refunds),
+    };
   },
   async setPayment(id: string, values: Partial<typeof payment.$inferInsert>): Promise<void> {
     await db.update(payment).set(values).where(eq(payment.id, id));

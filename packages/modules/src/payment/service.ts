@@ -178,7 +178,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           amount: row.amount,
           created_by: options.created_by ?? null,
         });
-        await q.setCollectionPaid(row.id, {
+        await q.setCollection(row.id, {
           authorized_amount: row.amount,
           captured_amount: row.amount,
           status: "completed",
@@ -200,7 +200,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         if (row.provider_id !== MANUAL_PROVIDER || (await q.refunded(paymentId)) > 0)
           throw errors.notAllowed(`Payment ${paymentId} is not a manual payment that can be taken back`);
         await q.deletePayment(row);
-        await q.setCollectionPaid(row.payment_collection_id, NOTHING_PAID);
+        await q.setCollection(row.payment_collection_id, NOTHING_PAID);
       });
     },
 
@@ -213,7 +213,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       await transaction(async () => {
         const row = await q.lockCollection({ id });
         if (!row || row.status !== "canceled" || row.authorized_amount > 0 || row.captured_amount > 0) return;
-        await q.setCollectionPaid(id, NOTHING_PAID);
+        await q.setCollection(id, NOTHING_PAID);
       });
     },
 
@@ -394,12 +394,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         void call
           .then((late) =>
             late.status === "authorized" && !provider.authorizeReads
-              ? provider.cancel({
-                  amount: session.amount,
-                  currency_code: session.currency_code,
-                  data: late.data,
-                  idempotencyKey: `${idempotencyKey}:late`,
-                })
+              ? provider.cancel({ ...callOf(session), data: late.data, idempotencyKey: `${idempotencyKey}:late` })
               : undefined,
           )
           .catch(() => {});
@@ -482,7 +477,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
       const context = collection.payment_sessions.find((s) => s.id === last.payment_session_id)?.context;
       for (const stale of live)
         await service.cancelPayment(stale.id, { idempotencyKey: `${options.idempotencyKey}:void:${stale.id}` });
-      await q.setCollectionAmount(collectionId, amount);
+      await q.setCollection(collectionId, { amount });
       const { session } = await service.startSession(collectionId, {
         provider_id: last.provider_id,
         data: last.data,
