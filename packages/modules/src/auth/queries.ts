@@ -13,6 +13,7 @@ import {
   type OneTimeTokenRow,
   type ProviderIdentityRow,
 } from "./schema";
+import type { ProviderIdentityFields } from "./providers/types";
 import type { MfaMethod } from "./shapes";
 
 // The auth module's SQL (identities and their sign-ins, one-time tokens, second factors): the only
@@ -57,10 +58,7 @@ export const authQueries = {
       .where(and(eq(providerIdentity.provider, v.provider), eq(providerIdentity.entity_id, v.entity_id), liveIdentity)),
   ),
   /** Sets `changes` on the provider identity (its `updated_at` too); the row, if there is one. */
-  async updateProviderIdentity(
-    id: string,
-    changes: Partial<Pick<ProviderIdentityRow, "user_metadata" | "provider_metadata" | "verified_email">>,
-  ): Promise<ProviderIdentityRow | undefined> {
+  async updateProviderIdentity(id: string, changes: ProviderIdentityFields): Promise<ProviderIdentityRow | undefined> {
     const [row] = await db
       .update(providerIdentity)
       .set({ ...changes, updated_at: new Date() })
@@ -95,13 +93,6 @@ export const authQueries = {
       .update(authIdentity)
       .set({ app_metadata: sql`${authIdentity.app_metadata} - ${v.key}::text`, updated_at: v.updated_at })
       .where(eq(authIdentity.id, v.id)),
-  ),
-  /** The ids of the live identities linked to `actor` under `key`. */
-  identityIdsOfActor: statement((v: Placeholders<{ key: string; actor: string }>) =>
-    db
-      .select({ id: authIdentity.id })
-      .from(authIdentity)
-      .where(and(sql`${linkedTo(v.key)} = ${v.actor}`, liveIdentity)),
   ),
   /** The live identities linked to `actor` under `key`. */
   identitiesOfActor: statement((v: Placeholders<{ key: string; actor: string }>) =>

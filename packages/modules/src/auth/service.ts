@@ -2,7 +2,14 @@ import { errors, generateId, isKasseError } from "@kasse/core";
 import { groupBy, isUniqueViolation, transaction } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
-import type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
+import type {
+  AuthProvider,
+  AuthResult,
+  IdentityCreate,
+  IdentityStore,
+  ProviderIdentityFields,
+  ProviderInput,
+} from "./providers/types";
 import { createOneTimeTokenService } from "./one-time-tokens";
 import { createMfaService, type MfaChallenge } from "./mfa";
 import { authQueries as q } from "./queries";
@@ -155,25 +162,15 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     },
 
     /** Creates an identity with its first provider identity; a taken `(provider, entity_id)` is a `conflict`. */
-    async createIdentity(input: {
-      provider: string;
-      entity_id: string;
-      user_metadata?: Record<string, unknown> | null;
-      provider_metadata?: Record<string, unknown> | null;
-      verified_email?: string | null;
-      app_metadata?: Record<string, unknown>;
-    }): Promise<AuthIdentity> {
+    async createIdentity(input: IdentityCreate & { app_metadata?: Record<string, unknown> }): Promise<AuthIdentity> {
+      const { app_metadata = {}, ...first } = input;
       try {
         return await transaction(async () => {
-          const identity = await q.insertIdentity({ id: generateId("authid"), app_metadata: input.app_metadata ?? {} });
+          const identity = await q.insertIdentity({ id: generateId("authid"), app_metadata });
           const entry = await q.insertProviderIdentity({
+            ...first,
             id: generateId("provid"),
-            entity_id: input.entity_id,
-            provider: input.provider,
             auth_identity_id: identity.id,
-            user_metadata: input.user_metadata ?? null,
-            provider_metadata: input.provider_metadata ?? null,
-            verified_email: input.verified_email ?? null,
           });
           return { ...identity, provider_identities: [entry] };
         });
@@ -184,15 +181,8 @@ export function createAuthService(options: AuthServiceOptions = {}) {
       }
     },
 
-    async updateProviderIdentity(
-      id: string,
-      patch: Pick<Partial<ProviderIdentityRow>, "user_metadata" | "provider_metadata" | "verified_email">,
-    ): Promise<ProviderIdentityRow> {
-      const set: Partial<ProviderIdentityRow> = {};
-      if (patch.user_metadata !== undefined) set.user_metadata = patch.user_metadata;
-      if (patch.provider_metadata !== undefined) set.provider_metadata = patch.provider_metadata;
-      if (patch.verified_email !== undefined) set.verified_email = patch.verified_email;
-      const row = await q.updateProviderIdentity(id, set);
+    async updateProviderIdentity(id: string, patch: ProviderIdentityFields): Promise<ProviderIdentityRow> {
+      const row = await q.updateProviderIdentity(id, patch);
       if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
       return row;
     },
@@ -221,7 +211,7 @@ export function createAuthService(options: AuthServiceOptions = {}) {
 
     /** The ids of the identities linked to `actorId` as `actorType` (normally one). */
     async identityIdsOfActor(actorType: string, actorId: string): Promise<string[]> {
-      return (await q.identityIdsOfActor({ key: actorKey(actorType), actor: actorId })).map((r) => r.id);
+      return (await q.identitiesOfActor({ key: actorKey(actorType), actor: actorId })).map((r) => r.id);
     },
 
     /** The providers (`emailpass`, OAuth ids) `actorId` can sign in with as `actorType`, each named once. */

@@ -36,6 +36,16 @@ const customers = liveRecords(customer, "Customer", {
 const groups = liveRecords(customerGroup, "Customer group", { name: customerGroup.name });
 const addresses = liveRecords(customerAddress, "Address");
 
+/** The statement clearing the customer's default address of one kind (`flag`). */
+function clearDefault(flag: "is_default_shipping" | "is_default_billing") {
+  return statement((v: Placeholders<{ customer_id: string; at: Date }>) =>
+    db
+      .update(customerAddress)
+      .set({ [flag]: false, updated_at: v.at })
+      .where(and(eq(customerAddress.customer_id, v.customer_id), eq(customerAddress[flag], true))),
+  );
+}
+
 /** The filters of a customer list as conditions (`email` already normalized). */
 const customerConditions = (filters: CustomerFilters): SQL[] => [
   ...inFilters(filters, { id: customer.id, email: customer.email }),
@@ -171,20 +181,11 @@ export const customerQueries = {
     const [updated] = await db.update(customerAddress).set(changes).where(eq(customerAddress.id, id)).returning();
     return updated!;
   },
-  /** Clears the customer's default shipping address. */
-  clearDefaultShipping: statement((v: Placeholders<{ customer_id: string; at: Date }>) =>
-    db
-      .update(customerAddress)
-      .set({ is_default_shipping: false, updated_at: v.at })
-      .where(and(eq(customerAddress.customer_id, v.customer_id), eq(customerAddress.is_default_shipping, true))),
-  ),
-  /** Clears the customer's default billing address. */
-  clearDefaultBilling: statement((v: Placeholders<{ customer_id: string; at: Date }>) =>
-    db
-      .update(customerAddress)
-      .set({ is_default_billing: false, updated_at: v.at })
-      .where(and(eq(customerAddress.customer_id, v.customer_id), eq(customerAddress.is_default_billing, true))),
-  ),
+  /** Clears the customer's default shipping or billing address. */
+  clearDefault: {
+    is_default_shipping: clearDefault("is_default_shipping"),
+    is_default_billing: clearDefault("is_default_billing"),
+  },
   /** Soft-deletes the address (it stops being a default). */
   deleteAddress: statement((v: Placeholders<{ id: string; at: Date }>) =>
     db
@@ -215,14 +216,10 @@ export const customerQueries = {
   ),
   /** Adds memberships; one that exists stays as it is. */
   addMemberships: insertRows(members, { onConflictDoNothing: true }),
-  removeFromGroup: statement((v: Placeholders<{ group_id: string; customer_ids: string[] }>) =>
+  /** Removes the memberships of the customers `customer_ids` in the groups `group_ids`. */
+  removeMemberships: statement((v: Placeholders<{ customer_ids: string[]; group_ids: string[] }>) =>
     db
       .delete(members)
-      .where(and(eq(members.customer_group_id, v.group_id), inList(members.customer_id, v.customer_ids))),
-  ),
-  removeFromGroups: statement((v: Placeholders<{ customer_id: string; group_ids: string[] }>) =>
-    db
-      .delete(members)
-      .where(and(eq(members.customer_id, v.customer_id), inList(members.customer_group_id, v.group_ids))),
+      .where(and(inList(members.customer_id, v.customer_ids), inList(members.customer_group_id, v.group_ids))),
   ),
 };

@@ -169,22 +169,10 @@ export function createCustomerService() {
         await q.lock(customerId);
         await clearDefaults(customerId, input);
         return q.insertAddress({
+          ...input,
           id: generateId("cuaddr"),
           customer_id: customerId,
-          address_name: input.address_name ?? null,
-          is_default_shipping: input.is_default_shipping ?? false,
-          is_default_billing: input.is_default_billing ?? false,
-          company: input.company ?? null,
-          first_name: input.first_name ?? null,
-          last_name: input.last_name ?? null,
-          address_1: input.address_1,
-          address_2: input.address_2 ?? null,
-          city: input.city,
           country_code: input.country_code.toLowerCase(),
-          province: input.province ?? null,
-          postal_code: input.postal_code,
-          phone: input.phone ?? null,
-          metadata: input.metadata ?? null,
         });
       });
     },
@@ -304,9 +292,10 @@ async function changeMemberships(
   const pair = (id: string) =>
     ofGroup ? { customer_id: id, customer_group_id: ownId } : { customer_id: ownId, customer_group_id: id };
   if (add.length > 0) await q.addMemberships(add.map((id) => ({ ...pair(id), created_by: createdBy })));
-  if (remove.length === 0) return;
-  if (ofGroup) await q.removeFromGroup({ group_id: ownId, customer_ids: remove });
-  else await q.removeFromGroups({ customer_id: ownId, group_ids: remove });
+  if (remove.length > 0)
+    await q.removeMemberships(
+      ofGroup ? { customer_ids: remove, group_ids: [ownId] } : { customer_ids: [ownId], group_ids: remove },
+    );
 }
 
 /** Loads addresses and groups of many customers with one query per relation. */
@@ -340,6 +329,6 @@ async function clearDefaults(
   flags: { is_default_shipping?: boolean; is_default_billing?: boolean },
 ): Promise<void> {
   const at = new Date();
-  if (flags.is_default_shipping) await q.clearDefaultShipping({ customer_id, at });
-  if (flags.is_default_billing) await q.clearDefaultBilling({ customer_id, at });
+  for (const flag of ["is_default_shipping", "is_default_billing"] as const)
+    if (flags[flag]) await q.clearDefault[flag]({ customer_id, at });
 }

@@ -27,21 +27,14 @@ type RulesInput = NonNullable<PriceListCreate["rules"]>;
 export function createPriceListService() {
   const service = {
     async create(input: PriceListCreate): Promise<PriceList> {
-      checkDates(input.starts_at, input.ends_at);
-      validatePrices(input.prices ?? []);
+      const { rules = [], prices = [], starts_at, ends_at, ...fields } = input;
+      checkDates(starts_at, ends_at);
+      validatePrices(prices);
       const id = generateId("plist");
       await transaction(async () => {
-        await q.lists.insert({
-          id,
-          title: input.title,
-          description: input.description ?? "",
-          type: input.type,
-          status: input.status ?? "draft",
-          starts_at: toDate(input.starts_at),
-          ends_at: toDate(input.ends_at),
-        });
-        await setRules(id, input.rules ?? []);
-        await insertPrices(id, input.prices ?? []);
+        await q.lists.insert({ ...fields, id, starts_at: toDate(starts_at), ends_at: toDate(ends_at) });
+        await setRules(id, rules);
+        await insertPrices(id, prices);
       });
       return service.retrieve(id);
     },

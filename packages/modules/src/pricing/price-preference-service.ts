@@ -30,12 +30,7 @@ export function createPricePreferenceService() {
     create: async (input: PricePreferenceCreate): Promise<PricePreference> =>
       view(
         await q.preferences.insert(
-          {
-            id: generateId("prpref"),
-            attribute: input.attribute,
-            value: normalize(input.attribute, input.value),
-            is_tax_inclusive: input.is_tax_inclusive ?? false,
-          },
+          { ...input, id: generateId("prpref"), value: normalize(input.attribute, input.value) },
           `A price preference for ${input.attribute} ${input.value} already exists`,
         ),
       ),

@@ -200,20 +200,8 @@ export const pricingQueries = {
   ),
   /** Writes a price's values and answers it. */
   updatePrice: first(
-    statement((v: Placeholders<PriceValues & { updated_at: Date }>) =>
-      db
-        .update(price)
-        .set({
-          variant_id: v.variant_id,
-          currency_code: v.currency_code,
-          amount: v.amount,
-          min_quantity: v.min_quantity,
-          max_quantity: v.max_quantity,
-          region_id: v.region_id,
-          updated_at: v.updated_at,
-        })
-        .where(eq(price.id, v.id))
-        .returning(),
+    statement(({ id, ...set }: Placeholders<PriceValues & { updated_at: Date }>) =>
+      db.update(price).set(set).where(eq(price.id, id)).returning(),
     ),
   ),
   /** Deletes the prices `ids`. */

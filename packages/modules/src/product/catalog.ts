@@ -148,18 +148,7 @@ export function createCategoryService() {
         const handle = input.handle || (await generatedHandle(q.categoryHandlesLike, input.name, "category"));
         const rank = await siblingRanks.open(parentId, input.rank);
         const row = await q.categories.insert(
-          {
-            id,
-            name: input.name,
-            description: input.description ?? "",
-            handle,
-            mpath,
-            is_active: input.is_active ?? false,
-            is_internal: input.is_internal ?? false,
-            rank,
-            parent_category_id: parentId,
-            metadata: input.metadata ?? null,
-          },
+          { ...input, id, handle, mpath, rank, parent_category_id: parentId },
           `Product category with handle: ${handle} already exists`,
         );
         return service.retrieve(row.id, {});
@@ -262,10 +251,7 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
   const taken = (value: string | undefined) => `${label} with value: ${value} already exists`;
   const service = {
     create: async (input: TagCreate): Promise<Row> =>
-      (await rows.insert(
-        { id: generateId(prefix), value: input.value, metadata: input.metadata ?? null },
-        taken(input.value),
-      )) as Row,
+      (await rows.insert({ ...input, id: generateId(prefix) }, taken(input.value))) as Row,
 
     retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 

@@ -140,6 +140,13 @@ function handlesLike(table: typeof product | typeof productCollection | typeof p
   );
 }
 
+/** Soft-deletes the rows `ids` of `table`. */
+function softDeleter(table: typeof product | typeof productOption | typeof productOptionValue | typeof productVariant) {
+  return statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
+    db.update(table).set({ deleted_at: v.now, updated_at: v.now }).where(inList(table.id, v.ids)),
+  );
+}
+
 /** Replaces a product's rows of the link `table` with links to `ids` (each once) in `column`. */
 function linkSetter(table: PgTable & { product_id: AnyPgColumn }, column: string) {
   const unlink = statement((v: Placeholders<{ id: string }>) => db.delete(table).where(eq(table.product_id, v.id)));
@@ -432,6 +439,14 @@ export const productQueries = {
 
   // --- product writes
 
+  /** Soft-deletes the products, options, values or variants `ids`. */
+  softDelete: {
+    products: softDeleter(product),
+    options: softDeleter(productOption),
+    values: softDeleter(productOptionValue),
+    variants: softDeleter(productVariant),
+  },
+
   /** The live product with handle `handle`, if any. */
   productWithHandle: first(
     statement((v: Placeholders<{ handle: string }>) =>
@@ -455,10 +470,6 @@ export const productQueries = {
       .from(product)
       .where(and(inList(product.id, v.ids), liveProduct))
       .for("update"),
-  ),
-  /** Soft-deletes products `ids`. */
-  softDeleteProducts: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-    db.update(product).set({ deleted_at: v.now, updated_at: v.now }).where(inList(product.id, v.ids)),
   ),
   /** The ids and titles of the live variants of `ids` (products). */
   variantIdsOf: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -540,13 +551,6 @@ export const productQueries = {
   unlinkValues: statement((v: Placeholders<{ ids: string[] }>) =>
     db.delete(productVariantOption).where(inList(productVariantOption.option_value_id, v.ids)),
   ),
-  /** Soft-deletes values `ids`. */
-  softDeleteValues: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-    db
-      .update(productOptionValue)
-      .set({ deleted_at: v.now, updated_at: v.now })
-      .where(inList(productOptionValue.id, v.ids)),
-  ),
   /** Sets value `id`'s rank. */
   rankValue: statement((v: Placeholders<{ id: string; rank: number; updated_at: Date }>) =>
     db
@@ -574,10 +578,6 @@ export const productQueries = {
       .update(productOptionValue)
       .set({ deleted_at: v.now, updated_at: v.now })
       .where(and(inList(productOptionValue.option_id, v.ids), isNull(productOptionValue.deleted_at))),
-  ),
-  /** Soft-deletes options `ids`. */
-  softDeleteOptions: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-    db.update(productOption).set({ deleted_at: v.now, updated_at: v.now }).where(inList(productOption.id, v.ids)),
   ),
   /** Sets the given fields of option `id` (its `updated_at` with them). */
   async updateOption(id: string, patch: Partial<typeof productOption.$inferInsert>): Promise<void> {
@@ -616,10 +616,6 @@ export const productQueries = {
   /** Drops the option links of variants `ids`. */
   unlinkVariantsOptions: statement((v: Placeholders<{ ids: string[] }>) =>
     db.delete(productVariantOption).where(inList(productVariantOption.variant_id, v.ids)),
-  ),
-  /** Soft-deletes variants `ids`. */
-  softDeleteVariants: statement((v: Placeholders<{ ids: string[]; now: Date }>) =>
-    db.update(productVariant).set({ deleted_at: v.now, updated_at: v.now }).where(inList(productVariant.id, v.ids)),
   ),
   // --- snapshot and restore
 

@@ -99,8 +99,8 @@ export function createProductService() {
     const checks: Array<[string, string[], (ids: string[]) => Promise<Set<string>>]> = [
       ["Product collection", input.collection_id ? [input.collection_id] : [], collections.existing],
       ["Product type", input.type_id ? [input.type_id] : [], types.existing],
-      ["Product tag", (input.tags ?? []).map((t) => t.id), tags.existing],
-      ["Product category", (input.categories ?? []).map((c) => c.id), categories.existing],
+      ["Product tag", idsOf(input.tags ?? []), tags.existing],
+      ["Product category", idsOf(input.categories ?? []), categories.existing],
     ];
     for (const [label, ids, existing] of checks) {
       if (ids.length === 0) continue;
@@ -122,16 +122,8 @@ export function createProductService() {
     productId: string,
     input: Pick<ProductUpdate, "tags" | "categories" | "images">,
   ): Promise<void> {
-    if (input.tags)
-      await q.setLinks.tags(
-        productId,
-        input.tags.map((t) => t.id),
-      );
-    if (input.categories)
-      await q.setLinks.categories(
-        productId,
-        input.categories.map((c) => c.id),
-      );
+    if (input.tags) await q.setLinks.tags(productId, idsOf(input.tags));
+    if (input.categories) await q.setLinks.categories(productId, idsOf(input.categories));
     if (input.images) {
       // Images named by the id of one of the product's images are kept in place (their variant links
       // survive); any other image is new (the dashboard names a fresh upload with an id of its own).
@@ -189,7 +181,7 @@ export function createProductService() {
     const gone = current.filter((v) => !wanted.includes(v.value)).map((v) => v.id);
     if (gone.length) {
       await q.unlinkValues({ ids: gone });
-      await q.softDeleteValues({ ids: gone, now: new Date() });
+      await q.softDelete.values({ ids: gone, now: new Date() });
     }
     // Values take the order given: kept ones are re-ranked, new ones inserted at their place.
     for (const value of current.filter((v) => wanted.includes(v.value))) {
@@ -210,7 +202,7 @@ export function createProductService() {
     await q.unlinkOptionValues({ ids: optionIds });
     const now = new Date();
     await q.softDeleteValuesOfOptions({ ids: optionIds, now });
-    await q.softDeleteOptions({ ids: optionIds, now });
+    await q.softDelete.options({ ids: optionIds, now });
   }
 
   /** Upserts a product's option set: present kept/updated, missing removed (Medusa's replace semantics). */
@@ -252,7 +244,7 @@ export function createProductService() {
   async function removeVariants(variantIds: string[]): Promise<void> {
     if (variantIds.length === 0) return;
     await q.unlinkVariantsOptions({ ids: variantIds });
-    await q.softDeleteVariants({ ids: variantIds, now: new Date() });
+    await q.softDelete.variants({ ids: variantIds, now: new Date() });
   }
 
   /** Upserts a product's variant set: with `id` updated, without created, missing removed. */
@@ -419,11 +411,7 @@ export function createProductService() {
       await replaceLinks(id, links);
       await insertOptions(id, options);
       const created = await insertVariants(id, variants ?? [], await productOptions(id), 0);
-      if (sales_channels?.length)
-        await service.setSalesChannels(
-          id,
-          sales_channels.map((s) => s.id),
-        );
+      if (sales_channels?.length) await service.setSalesChannels(id, idsOf(sales_channels));
       await assertUniqueCombinations(id);
       return { id, created, updated: [], deleted: [] };
     },
@@ -440,11 +428,7 @@ export function createProductService() {
         await q.products.update(id, patch, `Product with handle: ${handle} already exists`);
       else await q.touchProduct({ id, updated_at: new Date() });
       await replaceLinks(id, links);
-      if (sales_channels)
-        await service.setSalesChannels(
-          id,
-          sales_channels.map((s) => s.id),
-        );
+      if (sales_channels) await service.setSalesChannels(id, idsOf(sales_channels));
       if (options) await replaceOptions(id, options);
       const result = variants ? await replaceVariants(id, variants) : { created: [], updated: [], deleted: [] };
       await assertUniqueCombinations(id);
@@ -461,7 +445,7 @@ export function createProductService() {
       const variantIds = (await q.variantIdsOf({ ids })).map((v) => v.id);
       await removeVariants(variantIds);
       await removeOptions((await q.optionIdsOf({ ids })).map((o) => o.id));
-      await q.softDeleteProducts({ ids, now: new Date() });
+      await q.softDelete.products({ ids, now: new Date() });
       return { variantIds };
     },
 
@@ -564,6 +548,9 @@ async function linkChannelProducts(channelId: string, change: { add?: string[]; 
   if (remove.length) await q.unlinkChannelProducts({ channel: channelId, ids: remove });
   if (add.length) await q.linkChannelProducts(add.map((product_id) => ({ product_id, sales_channel_id: channelId })));
 }
+
+/** The ids of the records a product write links to (`[{id}]`). */
+const idsOf = (refs: Array<{ id: string }>): string[] => refs.map((r) => r.id);
 
 /**
  * Splits a product write into the columns of the product row and the sets written beside it, so

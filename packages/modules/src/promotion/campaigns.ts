@@ -11,22 +11,15 @@ import { campaignViews, type CampaignView } from "./views";
 export function campaignOperations() {
   const ops = {
     async createCampaign(input: CampaignCreate): Promise<CampaignView> {
-      checkDates(input.starts_at ?? null, input.ends_at ?? null);
+      const { budget, starts_at, ends_at, ...fields } = input;
+      checkDates(starts_at ?? null, ends_at ?? null);
       const id = generateId("procamp");
       await transaction(async () => {
         await q.insertCampaign(
-          {
-            id,
-            name: input.name,
-            description: input.description ?? null,
-            campaign_identifier: input.campaign_identifier,
-            starts_at: toDate(input.starts_at),
-            ends_at: toDate(input.ends_at),
-            metadata: input.metadata ?? null,
-          },
+          { ...fields, id, starts_at: toDate(starts_at), ends_at: toDate(ends_at) },
           identifierTaken(input.campaign_identifier),
         );
-        if (input.budget) await q.insertBudget(budgetValues(id, input.budget));
+        if (budget) await q.insertBudget(budgetValues(id, budget));
       });
       return ops.retrieveCampaign(id);
     },

@@ -69,18 +69,19 @@ export interface EnginePromotion {
   } | null;
 }
 
-export interface ItemAdjustment {
-  item_id: string;
+/** What a promotion takes off one line or shipping method. */
+interface Adjustment {
   promotion_id: string;
   code: string | null;
   amount: number;
 }
 
-export interface ShippingMethodAdjustment {
+export interface ItemAdjustment extends Adjustment {
+  item_id: string;
+}
+
+export interface ShippingMethodAdjustment extends Adjustment {
   shipping_method_id: string;
-  promotion_id: string;
-  code: string | null;
-  amount: number;
 }
 
 /** Why a promotion gave nothing. */
@@ -212,7 +213,7 @@ function eligibility(
   const method = promotion.application_method;
   if (method.type === "fixed" && method.currency_code && method.currency_code !== cart.currency_code)
     return "currency_mismatch";
-  if (!promotion.rules.every((rule) => holds(rule, { cart }))) return "rules_not_met";
+  if (!allHold(promotion.rules, { cart })) return "rules_not_met";
   return null;
 }
 
@@ -223,10 +224,9 @@ function standard(
   shippingLeft: Amounts,
 ): { items: Amounts; shipping: Amounts } | SkipReason {
   const method = promotion.application_method;
-  const matches = (scope: Scope) => method.target_rules.every((rule) => holds(rule, scope));
   if (method.type === "free_shipping" || method.target_type === "shipping_methods") {
     const targets = (cart.shipping_methods ?? [])
-      .filter((m) => shippingLeft.get(m.id)! > 0 && matches({ cart, shipping: m }))
+      .filter((m) => shippingLeft.get(m.id)! > 0 && allHold(method.target_rules, { cart, shipping: m }))
       .map((m) => ({ id: m.id, units: 1, unitPrice: m.amount, left: shippingLeft.get(m.id)! }));
     if (targets.length === 0) return "no_targets";
     if (method.type === "free_shipping")
@@ -234,7 +234,7 @@ function standard(
     return { items: new Map(), shipping: discount(method, targets, method.allocation ?? "each") };
   }
   const targets = cart.items
-    .filter((i) => itemLeft.get(i.id)! > 0 && matches({ cart, item: i }))
+    .filter((i) => itemLeft.get(i.id)! > 0 && allHold(method.target_rules, { cart, item: i }))
     .map((i) => ({ id: i.id, units: i.quantity, unitPrice: i.unit_price, left: itemLeft.get(i.id)! }));
   if (targets.length === 0) return "no_targets";
   // An order-level discount is one amount spread over the lines, whatever allocation says.
@@ -291,10 +291,8 @@ function buyGet(
   const method = promotion.application_method;
   const need = method.buy_rules_min_quantity ?? 1;
   const give = Math.min(method.apply_to_quantity ?? 1, method.max_quantity ?? Number.MAX_SAFE_INTEGER);
-  const isTarget = new Set(
-    cart.items.filter((i) => method.target_rules.every((rule) => holds(rule, { cart, item: i }))).map((i) => i.id),
-  );
-  const buyLines = cart.items.filter((i) => method.buy_rules.every((rule) => holds(rule, { cart, item: i })));
+  const isTarget = new Set(cart.items.filter((i) => allHold(method.target_rules, { cart, item: i })).map((i) => i.id));
+  const buyLines = cart.items.filter((i) => allHold(method.buy_rules, { cart, item: i }));
   if (buyLines.reduce((a, i) => a + i.quantity, 0) < need) return "rules_not_met";
 
   const order = (i: EngineItem) => cart.items.indexOf(i);
@@ -325,6 +323,11 @@ function buyGet(
     out.set(line.id, unitsDiscount(method, left, units, line.unit_price));
   }
   return out.size === 0 ? "no_targets" : { items: out, shipping: new Map() };
+}
+
+/** Whether every one of `rules` holds in a scope. */
+function allHold(rules: readonly EngineRule[], scope: Scope): boolean {
+  return rules.every((rule) => holds(rule, scope));
 }
 
 /** Whether one rule holds in a scope (the cart, or one line or shipping method of it). */
@@ -371,7 +374,5 @@ function valuesOf(attribute: RuleAttribute, { cart, item, shipping }: Scope): Ar
 }
 
 function sum(amounts: Amounts): number {
-  let total = 0;
-  for (const amount of amounts.values()) total += amount;
-  return total;
+  return [...amounts.values()].reduce((a, b) => a + b, 0);
 }

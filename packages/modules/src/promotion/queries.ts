@@ -89,38 +89,16 @@ export const promotionQueries = {
     db.insert(applicationMethod).values(v),
   ),
   /** Sets every field of the promotion's application method. */
-  updateMethod: statement((v: Placeholders<CheckedMethod & { promotion_id: string; updated_at: Date }>) =>
-    db
-      .update(applicationMethod)
-      .set({
-        type: v.type,
-        target_type: v.target_type,
-        allocation: v.allocation,
-        value: v.value,
-        currency_code: v.currency_code,
-        max_quantity: v.max_quantity,
-        apply_to_quantity: v.apply_to_quantity,
-        buy_rules_min_quantity: v.buy_rules_min_quantity,
-        updated_at: v.updated_at,
-      })
-      .where(eq(applicationMethod.promotion_id, v.promotion_id)),
+  updateMethod: statement(
+    ({ promotion_id, ...set }: Placeholders<CheckedMethod & { promotion_id: string; updated_at: Date }>) =>
+      db.update(applicationMethod).set(set).where(eq(applicationMethod.promotion_id, promotion_id)),
   ),
   /** Inserts rules (any number, in one statement) and answers them. */
   insertRules: insertRows<PromotionRuleRow[]>(promotionRule, { returning: true }),
   /** Sets a rule's fields and answers it (undefined when there is no such rule). */
   updateRule: first(
-    statement((v: Placeholders<RuleFields & { id: string; updated_at: Date }>) =>
-      db
-        .update(promotionRule)
-        .set({
-          attribute: v.attribute,
-          operator: v.operator,
-          description: v.description,
-          values: v.values,
-          updated_at: v.updated_at,
-        })
-        .where(eq(promotionRule.id, v.id))
-        .returning(),
+    statement(({ id, ...set }: Placeholders<RuleFields & { id: string; updated_at: Date }>) =>
+      db.update(promotionRule).set(set).where(eq(promotionRule.id, id)).returning(),
     ),
   ),
   deleteRules: statement((v: Placeholders<{ promotion_id: string; ids: string[] }>) =>

@@ -312,46 +312,38 @@ const valuesWithIds = (values: string[]): RuleValue[] =>
 
 const codeTaken = (code: string | null | undefined) => `Promotion with code: ${code} already exists`;
 
-function toEngine(view: PromotionView): EnginePromotion {
+function toEngine({ id, code, type, status, rules, application_method, campaign }: PromotionView): EnginePromotion {
   const values = (r: RuleView) => ({
     attribute: r.attribute,
     operator: r.operator,
     values: r.values.map((v) => v.value),
   });
-  const method = view.application_method!;
+  // The stored method less its keys: what the engine prices with.
+  const {
+    id: _id,
+    promotion_id: _p,
+    created_at: _c,
+    updated_at: _u,
+    target_rules,
+    buy_rules,
+    ...method
+  } = application_method!;
+  const budget = campaign?.budget;
   return {
-    id: view.id,
-    code: view.code,
-    type: view.type,
-    status: view.status,
-    rules: view.rules.map(values),
-    application_method: {
-      type: method.type,
-      target_type: method.target_type,
-      allocation: method.allocation,
-      value: method.value,
-      currency_code: method.currency_code,
-      max_quantity: method.max_quantity,
-      apply_to_quantity: method.apply_to_quantity,
-      buy_rules_min_quantity: method.buy_rules_min_quantity,
-      target_rules: method.target_rules.map(values),
-      buy_rules: method.buy_rules.map(values),
+    id,
+    code,
+    type,
+    status,
+    rules: rules.map(values),
+    application_method: { ...method, target_rules: target_rules.map(values), buy_rules: buy_rules.map(values) },
+    campaign: campaign && {
+      id: campaign.id,
+      starts_at: campaign.starts_at,
+      ends_at: campaign.ends_at,
+      budget: budget
+        ? { type: budget.type, limit: budget.limit, used: budget.used, currency_code: budget.currency_code }
+        : null,
     },
-    campaign: view.campaign
-      ? {
-          id: view.campaign.id,
-          starts_at: view.campaign.starts_at,
-          ends_at: view.campaign.ends_at,
-          budget: view.campaign.budget
-            ? {
-                type: view.campaign.budget.type,
-                limit: view.campaign.budget.limit,
-                used: view.campaign.budget.used,
-                currency_code: view.campaign.budget.currency_code,
-              }
-            : null,
-        }
-      : null,
   };
 }
 

@@ -22,17 +22,7 @@ export function createUserService() {
   const service = {
     async create(input: UserCreate): Promise<UserRow> {
       const email = normalizeEmail(input.email);
-      return q.insert(
-        {
-          id: generateId("user"),
-          email,
-          first_name: input.first_name ?? null,
-          last_name: input.last_name ?? null,
-          avatar_url: input.avatar_url ?? null,
-          metadata: input.metadata ?? null,
-        },
-        `A user with email ${email} already exists`,
-      );
+      return q.insert({ ...input, id: generateId("user"), email }, `A user with email ${email} already exists`);
     },
 
     retrieve: q.retrieve,

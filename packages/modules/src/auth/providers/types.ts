@@ -17,23 +17,22 @@ export interface ProviderInput {
 /** What `authenticate` answers: the signed-in identity, or (OAuth) where to send the browser. */
 export type AuthResult = { identity: AuthIdentity; location?: undefined } | { identity?: undefined; location: string };
 
+/** The fields of a provider identity that a provider sets: its metadata and the email it proved. */
+export type ProviderIdentityFields = Partial<
+  Pick<ProviderIdentityRow, "user_metadata" | "provider_metadata" | "verified_email">
+>;
+
+/** A new identity's first provider identity: who signs in, with which provider. */
+export type IdentityCreate = Pick<ProviderIdentityRow, "provider" | "entity_id"> & ProviderIdentityFields;
+
 /** The identity storage a provider works with, already bound to the caller's transaction (its one-time tokens too). */
 export interface IdentityStore {
   /** The identity owning `(provider, entity_id)`, with its provider identities, or null. */
   findByProvider(provider: string, entityId: string): Promise<AuthIdentity | null>;
   /** Creates an identity with its first provider identity; `(provider, entity_id)` taken → `conflict`. */
-  create(input: {
-    provider: string;
-    entity_id: string;
-    user_metadata?: Record<string, unknown> | null;
-    provider_metadata?: Record<string, unknown> | null;
-    verified_email?: string | null;
-  }): Promise<AuthIdentity>;
+  create(input: IdentityCreate): Promise<AuthIdentity>;
   /** Replaces the fields of a provider identity that are given (its metadata, the email it proved). */
-  updateProviderIdentity(
-    id: string,
-    patch: Pick<Partial<ProviderIdentityRow>, "user_metadata" | "provider_metadata" | "verified_email">,
-  ): Promise<ProviderIdentityRow>;
+  updateProviderIdentity(id: string, patch: ProviderIdentityFields): Promise<ProviderIdentityRow>;
   retrieve(id: string): Promise<AuthIdentity>;
   /** One-time tokens (an OAuth sign-in's `state`), in the same transaction. */
   tokens: Pick<OneTimeTokenService, "issue" | "consume">;
