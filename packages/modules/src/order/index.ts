@@ -44,9 +44,10 @@ export {
   type ClaimExchangeService,
   type ClaimExchange,
   type AppliedClaimExchange,
+  type CanceledClaimExchange,
+  type Deduction,
 } from "./claims-exchanges";
-export type { CanceledClaimExchange, Deduction } from "./claims-exchanges-cancel";
-export type { ClaimExchangeFilters } from "./queries/claims-exchanges";
+export type { ClaimExchangeFilters } from "./queries";
 export {
   createOrderTransferService,
   TRANSFER_TOKEN_TTL_MS,

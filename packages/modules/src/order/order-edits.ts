@@ -138,6 +138,15 @@ function changeView(row: OrderVersionChangeRow) {
 
 const orders = createOrderService();
 
+/** Lines or methods an `order_version` keeps as JSON, as rows again (their dates back). */
+const revive = <T>(rows: Array<Record<string, unknown>>) =>
+  rows.map((r) => ({
+    ...r,
+    created_at: new Date(r.created_at as string),
+    updated_at: new Date(r.updated_at as string),
+    deleted_at: null,
+  })) as T[];
+
 /**
  * Medusa's order changes, the edit kind: a change begun on an open order collects typed actions
  * (`ITEM_ADD`, `ITEM_UPDATE`, `SHIPPING_ADD`) while `pending`, may be `requested`, and is
@@ -157,14 +166,18 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     return row;
   }
 
+  /** Saves `values` on change `id` (now its `updated_at`) and answers its view. */
+  async function save(id: string, values: Parameters<typeof q.saveVersionChange>[1]): Promise<OrderVersionChange> {
+    return changeView(await q.saveVersionChange(id, { ...values, updated_at: new Date() }));
+  }
+
   /** Runs `edit` on the locked active change and saves the actions it answers. */
   function withActions(id: string, edit: (row: OrderVersionChangeRow, order: Order) => OrderChangeAction[]) {
     return transaction(async () => {
       const row = await lockActive(id);
       if (row.status !== "pending") throw errors.invalidData(`${noun} ${id} is ${row.status}: its actions are fixed`);
       const order = await orders.retrieve(row.order_id);
-      const actions = edit(row, order);
-      return changeView(await q.saveVersionChange(id, { actions, updated_at: new Date() }));
+      return save(id, { actions: edit(row, order) });
     });
   }
 
@@ -234,13 +247,6 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     ): Promise<(Pick<Order, "items" | "shipping_methods" | "version"> & PlannedTotals) | undefined> {
       const kept = await q.versionOf({ order_id: orderId, version: version });
       if (!kept) return undefined;
-      const revive = <T>(rows: Array<Record<string, unknown>>) =>
-        rows.map((r) => ({
-          ...r,
-          created_at: new Date(r.created_at as string),
-          updated_at: new Date(r.updated_at as string),
-          deleted_at: null,
-        })) as T[];
       return {
         ...(kept.totals as unknown as PlannedTotals),
         version,
@@ -316,10 +322,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       withActions(id, (row, order) => {
         const line = order.items.find((i) => i.id === itemId);
         if (!line) throw errors.invalidData(`Item ${itemId} is not on order ${order.id}`);
-        if (details.quantity < line.fulfilled_quantity)
-          throw errors.invalidData(
-            `Item ${itemId} has ${line.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
-          );
+        assertKeepsFulfilled(line, details.quantity);
         const update = stamp(
           {
             action: "ITEM_UPDATE",
@@ -413,15 +416,12 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const row = await lockActive(id);
         if (row.status !== "pending") throw errors.invalidData(`${noun} ${id} is already requested`);
         if (row.actions.length === 0) throw errors.invalidData(`${noun} ${id} has no changes to request`);
-        return changeView(
-          await q.saveVersionChange(id, {
-            status: "requested",
-            requested_at: new Date(),
-            requested_by: actor.actor_id,
-            no_notification: input.no_notification ?? false,
-            updated_at: new Date(),
-          }),
-        );
+        return save(id, {
+          status: "requested",
+          requested_at: new Date(),
+          requested_by: actor.actor_id,
+          no_notification: input.no_notification ?? false,
+        });
       });
     },
 
@@ -438,9 +438,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const row = await q.lockVersionChange(id);
         if (!isActive(row.status)) throw errors.invalidData(`Order change ${id} is ${row.status}`);
         if (input.internal_note === undefined) return changeView(row);
-        return changeView(
-          await q.saveVersionChange(id, { internal_note: input.internal_note, updated_at: new Date() }),
-        );
+        return save(id, { internal_note: input.internal_note });
       });
     },
 
@@ -448,14 +446,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     async cancel(id: string, actor: OrderActor): Promise<OrderVersionChange> {
       return transaction(async () => {
         await lockActive(id);
-        return changeView(
-          await q.saveVersionChange(id, {
-            status: "canceled",
-            canceled_at: new Date(),
-            canceled_by: actor.actor_id,
-            updated_at: new Date(),
-          }),
-        );
+        return save(id, { status: "canceled", canceled_at: new Date(), canceled_by: actor.actor_id });
       });
     },
 
@@ -481,10 +472,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         // Units fulfilled since the edit was put together stay on the order.
         for (const line of plan.lines) {
           const current = order.items.find((i) => i.id === line.id);
-          if (current && line.quantity < current.fulfilled_quantity)
-            throw errors.invalidData(
-              `Item ${line.id} has ${current.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
-            );
+          if (current) assertKeepsFulfilled(current, line.quantity);
         }
         if (row.version !== order.version + 1)
           throw errors.conflict(`Order ${order.id} is at version ${order.version}, not ${row.version - 1}`);
@@ -512,12 +500,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const promotionsBefore = plan.promotions ? await q.promotionsOf({ ids: [order.id] }) : undefined;
         if (plan.promotions) await q.replacePromotions(order.id, plan.promotions);
         await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
-        await q.saveVersionChange(row.id, {
-          status: "confirmed",
-          confirmed_at: new Date(),
-          confirmed_by: actor.actor_id,
-          updated_at: new Date(),
-        });
+        await save(row.id, { status: "confirmed", confirmed_at: new Date(), confirmed_by: actor.actor_id });
         await orders.recordChange(
           order.id,
           logged,
@@ -552,30 +535,20 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const kept = await q.versionOf({ order_id: applied.order_id, version: applied.version });
         if (!kept) return;
         const changed = new Set(applied.changed_line_ids);
-        for (const item of kept.items as unknown as OrderLineItemRow[]) {
+        for (const item of revive<OrderLineItemRow>(kept.items)) {
           if (!changed.has(item.id)) continue;
-          await q.setLine(item.id, {
-            quantity: item.quantity,
-            unit_price: item.unit_price,
-            subtotal: item.subtotal,
-            discount_total: item.discount_total,
-            tax_total: item.tax_total,
-            total: item.total,
-          });
+          const { quantity, unit_price, subtotal, discount_total, tax_total, total } = item;
+          await q.setLine(item.id, { quantity, unit_price, subtotal, discount_total, tax_total, total });
         }
         if (applied.line_ids.length) await q.deleteLines({ ids: applied.line_ids });
         if (applied.method_ids.length) await q.deleteMethods({ ids: applied.method_ids });
         // Confirmations journaled before methods could be removed carry no list.
         const removed = new Set(applied.removed_method_ids ?? []);
-        const methods = (kept.shipping_methods as unknown as OrderShippingMethodRow[]).filter((m) => removed.has(m.id));
-        for (const m of methods)
-          await q.restoreMethod({ ...m, created_at: new Date(m.created_at), updated_at: new Date(m.updated_at) });
         const repriced = new Set(applied.changed_method_ids ?? []);
-        for (const m of kept.shipping_methods as unknown as OrderShippingMethodRow[]) {
-          if (!repriced.has(m.id)) continue;
-          const { subtotal, discount_total, tax_total, total } = m;
-          await q.setMethod(m.id, { subtotal, discount_total, tax_total, total });
-        }
+        const keptMethods = revive<OrderShippingMethodRow>(kept.shipping_methods);
+        for (const m of keptMethods.filter((m) => removed.has(m.id))) await q.restoreMethod(m);
+        for (const { id, subtotal, discount_total, tax_total, total } of keptMethods.filter((m) => repriced.has(m.id)))
+          await q.setMethod(id, { subtotal, discount_total, tax_total, total });
         if (applied.promotions_before) await q.replacePromotions(applied.order_id, applied.promotions_before);
         await q.setOrder(applied.order_id, {
           ...(kept.totals as unknown as PlannedTotals),
@@ -657,6 +630,14 @@ export async function assertNoActiveChange(orderId: string): Promise<void> {
   if (active)
     throw errors.invalidData(`Order ${orderId} already has an active ${active.change_type} change (${active.id})`);
   if (pendingReturn) throw errors.invalidData(`Order ${orderId} has a pending return change`);
+}
+
+/** Refuses (400) a new `quantity` of `line` below its fulfilled units. */
+function assertKeepsFulfilled(line: Pick<OrderLineItemRow, "id" | "fulfilled_quantity">, quantity: number): void {
+  if (quantity < line.fulfilled_quantity)
+    throw errors.invalidData(
+      `Item ${line.id} has ${line.fulfilled_quantity} fulfilled units: its quantity cannot go below that`,
+    );
 }
 
 /** Refuses (404) an action id the change has no `kind` action for. */

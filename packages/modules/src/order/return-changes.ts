@@ -1,7 +1,6 @@
 import { errors, generateId, KasseError } from "@kasse/core";
 import { isUniqueViolation, transaction } from "@kasse/db";
-import { orderQueries as q } from "./queries";
-import { claimExchangeQueries } from "./queries/claims-exchanges";
+import { claimExchangeQueries, orderQueries as q } from "./queries";
 import type {
   ReturnChangeAction,
   ReturnChangeActionName,
@@ -245,6 +244,18 @@ function shippingAction(row: OrderReturnChangeRow, actionId: string) {
  * deletes it. An order has at most one pending change.
  */
 export function createReturnChangeService() {
+  /** Runs `edit` on the locked pending change of `type` and saves what it answers: the change's view. */
+  function withChange(
+    returnId: string,
+    type: ReturnChangeType,
+    edit: (row: OrderReturnChangeRow) => Partial<OrderReturnChangeRow> | Promise<Partial<OrderReturnChangeRow>>,
+  ) {
+    return transaction(async () => {
+      const row = await changes.lock(returnId, type);
+      return changeView(await changes.save(row, await edit(row)));
+    });
+  }
+
   /** Adds items (order line ids) to a pending change as `name` actions; a line already on it as one is refused. */
   async function addItems(
     returnId: string,
@@ -252,8 +263,8 @@ export function createReturnChangeService() {
     name: ReturnChangeActionName,
     items: Array<{ id: string; quantity: number; reason_id?: string | null; internal_note?: string | null }>,
   ) {
-    return transaction(async () => {
-      let row = await changes.lock(returnId, type);
+    return withChange(returnId, type, async (locked) => {
+      let row = locked;
       const limits = await changes.limits(type, row);
       const now = new Date().toISOString();
       for (const item of items) {
@@ -272,7 +283,7 @@ export function createReturnChangeService() {
         row = { ...row, actions: [...row.actions, added] };
       }
       await reasons.assertKnown(items.map((i) => i.reason_id));
-      return changeView(await changes.save(row, { actions: row.actions }));
+      return { actions: row.actions };
     });
   }
 
@@ -283,8 +294,7 @@ export function createReturnChangeService() {
     actionId: string,
     patch: { quantity?: number; reason_id?: string | null; internal_note?: string | null },
   ) {
-    return transaction(async () => {
-      const row = await changes.lock(returnId, type);
+    return withChange(returnId, type, async (row) => {
       const action = findAction(row, name, actionId);
       if (patch.quantity !== undefined)
         checkQuantity(type, row, await changes.limits(type, row), action.item_id, patch.quantity, actionId);
@@ -295,17 +305,14 @@ export function createReturnChangeService() {
         reason_id: patch.reason_id !== undefined ? patch.reason_id : action.reason_id,
         internal_note: patch.internal_note !== undefined ? patch.internal_note : action.internal_note,
       };
-      return changeView(
-        await changes.save(row, { actions: row.actions.map((a) => (a.id === actionId ? updated : a)) }),
-      );
+      return { actions: row.actions.map((a) => (a.id === actionId ? updated : a)) };
     });
   }
 
   async function removeItem(returnId: string, type: ReturnChangeType, name: ReturnChangeActionName, actionId: string) {
-    return transaction(async () => {
-      const row = await changes.lock(returnId, type);
+    return withChange(returnId, type, (row) => {
       findAction(row, name, actionId);
-      return changeView(await changes.save(row, { actions: row.actions.filter((a) => a.id !== actionId) }));
+      return { actions: row.actions.filter((a) => a.id !== actionId) };
     });
   }
 
@@ -417,8 +424,7 @@ export function createReturnChangeService() {
      * so a second is refused until the first is removed.
      */
     async addRequestShipping(returnId: string, shipping: ReturnShipping, internalNote?: string | null) {
-      return transaction(async () => {
-        const row = await changes.lock(returnId, "return_request");
+      return withChange(returnId, "return_request", (row) => {
         if (row.shipping)
           throw errors.invalidData(
             `Return ${returnId} already has a shipping method (${row.shipping.id}): remove it first`,
@@ -429,7 +435,7 @@ export function createReturnChangeService() {
           internal_note: internalNote ?? null,
           created_at: new Date().toISOString(),
         };
-        return changeView(await changes.save(row, { shipping: action }));
+        return { shipping: action };
       });
     },
 
@@ -439,24 +445,18 @@ export function createReturnChangeService() {
       actionId: string,
       patch: { amount?: number; internal_note?: string | null },
     ) {
-      return transaction(async () => {
-        const row = await changes.lock(returnId, "return_request");
+      return withChange(returnId, "return_request", (row) => {
         const current = shippingAction(row, actionId);
-        const updated = {
-          ...current,
-          amount: patch.amount ?? current.amount,
-          internal_note: patch.internal_note !== undefined ? patch.internal_note : current.internal_note,
-        };
-        return changeView(await changes.save(row, { shipping: updated }));
+        const internal_note = patch.internal_note !== undefined ? patch.internal_note : current.internal_note;
+        return { shipping: { ...current, amount: patch.amount ?? current.amount, internal_note } };
       });
     },
 
     /** Takes a pending request's return shipping method off; 404 for another action. */
     async removeRequestShipping(returnId: string, actionId: string) {
-      return transaction(async () => {
-        const row = await changes.lock(returnId, "return_request");
+      return withChange(returnId, "return_request", (row) => {
         shippingAction(row, actionId);
-        return changeView(await changes.save(row, { shipping: null }));
+        return { shipping: null };
       });
     },
 

@@ -3,7 +3,7 @@ import { groupBy, transaction } from "@kasse/db";
 import type { ReturnStatus } from "./schema";
 import type { OrderActor, OrderReturn, ReturnCreateInput, ReturnReceive } from "./shapes";
 import { orderQueries as q } from "./queries";
-import { createOrderService } from "./service";
+import { createOrderService, type LineMove } from "./service";
 import { createReturnReasonService } from "./return-reasons";
 
 /** Units of one order line received back. */
@@ -40,13 +40,32 @@ export function createReturnService() {
     return row;
   }
 
-  async function addReceived(
-    returnId: string,
+  /** Moves the return's units into (`sign` −1: out of) its order lines' `return_requested_quantity`. */
+  const moveRequested = (existing: OrderReturn, sign: 1 | -1, move: Pick<LineMove, "action" | "actor" | "undo">) =>
+    orders.moveLineQuantities(existing.order_id, {
+      ...move,
+      stage: "return_requested_quantity",
+      lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: sign * i.quantity })),
+    });
+
+  /**
+   * Counts `lines` back in (out again, with `move.undo`) on the order lines and the return: as
+   * received, or with `damaged` as dismissed (the return's damaged quantities).
+   */
+  async function moveReceived(
+    receipt: Pick<ReturnReceipt, "id" | "order_id">,
     lines: ReceivedLine[],
-    sign: 1 | -1,
-    column: "received_quantity" | "damaged_quantity" = "received_quantity",
+    damaged: boolean,
+    move: Pick<LineMove, "action" | "actor" | "undo">,
   ): Promise<void> {
-    for (const line of lines) await q.addReturned(returnId, line.line_item_id, column, sign * line.quantity);
+    const sign = move.undo ? -1 : 1;
+    await orders.moveLineQuantities(receipt.order_id, {
+      ...move,
+      stage: damaged ? "return_dismissed_quantity" : "return_received_quantity",
+      lines: lines.map((l) => ({ id: l.line_item_id, quantity: sign * l.quantity })),
+    });
+    const column = damaged ? "damaged_quantity" : "received_quantity";
+    for (const line of lines) await q.addReturned(receipt.id, line.line_item_id, column, sign * line.quantity);
   }
 
   /**
@@ -109,12 +128,7 @@ export function createReturnService() {
     async remove(id: string): Promise<void> {
       await transaction(async () => {
         const existing = await lock(id, null);
-        await orders.moveLineQuantities(existing.order_id, {
-          stage: "return_requested_quantity",
-          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
-          action: "return_request_reverted",
-          undo: true,
-        });
+        await moveRequested(existing, -1, { action: "return_request_reverted", undo: true });
         await q.deleteReturn({ id: id });
       });
     },
@@ -171,22 +185,8 @@ export function createReturnService() {
           if (line.quantity > left)
             throw errors.invalidData(`Cannot receive more than ${left} of item ${line.line_item_id} on return ${id}`);
         }
-        await orders.moveLineQuantities(existing.order_id, {
-          stage: "return_received_quantity",
-          lines: lines.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
-          action: "return_received",
-          actor,
-        });
-        await addReceived(id, lines, 1);
-        if (dismissed.length) {
-          await orders.moveLineQuantities(existing.order_id, {
-            stage: "return_dismissed_quantity",
-            lines: dismissed.map((l) => ({ id: l.line_item_id, quantity: l.quantity })),
-            action: "return_dismissed",
-            actor,
-          });
-          await addReceived(id, dismissed, 1, "damaged_quantity");
-        }
+        await moveReceived(existing, lines, false, { action: "return_received", actor });
+        if (dismissed.length) await moveReceived(existing, dismissed, true, { action: "return_dismissed", actor });
         await settleStatus(id);
         return {
           id,
@@ -205,22 +205,9 @@ export function createReturnService() {
     async undoReceipt(receipt: ReturnReceipt): Promise<void> {
       await transaction(async () => {
         await lock(receipt.id, null);
-        if (receipt.dismissed?.length) {
-          await orders.moveLineQuantities(receipt.order_id, {
-            stage: "return_dismissed_quantity",
-            lines: receipt.dismissed.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
-            action: "return_dismissal_reverted",
-            undo: true,
-          });
-          await addReceived(receipt.id, receipt.dismissed, -1, "damaged_quantity");
-        }
-        await orders.moveLineQuantities(receipt.order_id, {
-          stage: "return_received_quantity",
-          lines: receipt.lines.map((l) => ({ id: l.line_item_id, quantity: -l.quantity })),
-          action: "return_receipt_reverted",
-          undo: true,
-        });
-        await addReceived(receipt.id, receipt.lines, -1);
+        if (receipt.dismissed?.length)
+          await moveReceived(receipt, receipt.dismissed, true, { action: "return_dismissal_reverted", undo: true });
+        await moveReceived(receipt, receipt.lines, false, { action: "return_receipt_reverted", undo: true });
         await settleStatus(receipt.id);
       });
     },
@@ -251,12 +238,7 @@ export function createReturnService() {
           );
         if (existing.status !== "requested")
           throw errors.invalidData(`Return ${id} is ${existing.status} and cannot be canceled`);
-        await orders.moveLineQuantities(existing.order_id, {
-          stage: "return_requested_quantity",
-          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: -i.quantity })),
-          action: "return_canceled",
-          actor,
-        });
+        await moveRequested(existing, -1, { action: "return_canceled", actor });
         await q.setReturn(id, { status: "canceled", canceled_at: new Date() });
         return service.retrieve(id);
       });
@@ -267,12 +249,7 @@ export function createReturnService() {
       await transaction(async () => {
         const existing = await lock(id, null);
         if (existing.status !== "canceled") return;
-        await orders.moveLineQuantities(existing.order_id, {
-          stage: "return_requested_quantity",
-          lines: existing.items.map((i) => ({ id: i.line_item_id, quantity: i.quantity })),
-          action: "return_cancel_reverted",
-          undo: true,
-        });
+        await moveRequested(existing, 1, { action: "return_cancel_reverted", undo: true });
         await q.setReturn(id, { status: "requested", canceled_at: null });
       });
     },

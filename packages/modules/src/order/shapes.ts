@@ -257,35 +257,29 @@ export const ReturnRequestBegin = Strict({
 export type ReturnRequestBegin = Static<typeof ReturnRequestBegin>;
 
 /** Body of `POST /admin/returns/{id}` while its request is pending. */
-export const ReturnRequestUpdate = Strict({
-  location_id: Type.Optional(Id({ minLength: 1 })),
-  no_notification: Type.Optional(Type.Boolean()),
-  metadata: OptionalMetadata(),
+export const ReturnRequestUpdate = Type.Pick(ReturnRequestBegin, ["location_id", "no_notification", "metadata"], {
+  additionalProperties: false,
 });
 export type ReturnRequestUpdate = Static<typeof ReturnRequestUpdate>;
 
-/** Body of `POST /admin/returns/{id}/request-items`: order lines to ask back (`RETURN_ITEM` actions). */
-export const ReturnRequestItems = Strict({
-  items: Type.Array(
-    Strict({
-      id: Id({ minLength: 1 }),
-      quantity: Count({ minimum: 1 }),
-      reason_id: Optional(Id({ minLength: 1 })),
-      description: Note(),
-      internal_note: Note(),
-      metadata: OptionalMetadata(),
-    }),
-    { minItems: 1, maxItems: 1000 },
-  ),
+const ReturnRequestItem = Strict({
+  id: Id({ minLength: 1 }),
+  quantity: Count({ minimum: 1 }),
+  reason_id: Optional(Id({ minLength: 1 })),
+  description: Note(),
+  internal_note: Note(),
+  metadata: OptionalMetadata(),
 });
+
+/** Body of `POST /admin/returns/{id}/request-items`: order lines to ask back (`RETURN_ITEM` actions). */
+export const ReturnRequestItems = Strict({ items: Type.Array(ReturnRequestItem, { minItems: 1, maxItems: 1000 }) });
 export type ReturnRequestItems = Static<typeof ReturnRequestItems>;
 
 /** Body of `POST /admin/returns/{id}/request-items/{action_id}`. */
-export const ReturnRequestItemUpdate = Strict({
-  quantity: Type.Optional(Count({ minimum: 1 })),
-  reason_id: Optional(Id({ minLength: 1 })),
-  internal_note: Note(),
-});
+export const ReturnRequestItemUpdate = Type.Partial(
+  Type.Pick(ReturnRequestItem, ["quantity", "reason_id", "internal_note"]),
+  { additionalProperties: false },
+);
 export type ReturnRequestItemUpdate = Static<typeof ReturnRequestItemUpdate>;
 
 /** Body of `POST /admin/returns/{id}/receive-items`: order lines counted back (`RECEIVE_RETURN_ITEM` actions). */

@@ -1,8 +1,7 @@
 import { definitions } from "@kasse/workflows";
 import type { ClaimExchangeKind, OrderChangeAction } from "./schema";
 import type { OrderActor, OrderCreate, ReturnCreateInput, ReturnReceive } from "./shapes";
-import type { AppliedClaimExchange, ClaimExchangeService } from "./claims-exchanges";
-import type { CanceledClaimExchange } from "./claims-exchanges-cancel";
+import type { AppliedClaimExchange, CanceledClaimExchange, ClaimExchangeService } from "./claims-exchanges";
 import type { ReturnReceipt, ReturnService } from "./returns";
 import type { ReturnChangeService } from "./return-changes";
 import type { AppliedChange, ChangeApplication, OrderEditService } from "./order-edits";
