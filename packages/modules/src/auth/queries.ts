@@ -11,9 +11,9 @@ import {
   type MfaChallengeRow,
   type MfaFactorRow,
   type OneTimeTokenRow,
+  type ProviderIdentityFields,
   type ProviderIdentityRow,
 } from "./schema";
-import type { ProviderIdentityFields } from "./providers/types";
 import type { MfaMethod } from "./shapes";
 
 // The auth module's SQL (identities and their sign-ins, one-time tokens, second factors): the only

@@ -41,6 +41,10 @@ export const providerIdentity = entityTable(
 );
 export type AuthIdentityRow = typeof authIdentity.$inferSelect;
 export type ProviderIdentityRow = typeof providerIdentity.$inferSelect;
+/** The fields of a provider identity that a provider sets: its metadata and the email it proved. */
+export type ProviderIdentityFields = Partial<
+  Pick<ProviderIdentityRow, "user_metadata" | "provider_metadata" | "verified_email">
+>;
 
 /**
  * Single-use, expiring secrets of the auth flows: password reset tokens, email change tokens and

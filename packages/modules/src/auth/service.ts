@@ -2,18 +2,11 @@ import { errors, generateId, isKasseError } from "@kasse/core";
 import { groupBy, isUniqueViolation, transaction } from "@kasse/db";
 import { DEFAULT_SCRYPT, type ScryptParams } from "./password";
 import { EMAILPASS, emailpassProvider, invalidCredentials } from "./providers/emailpass";
-import type {
-  AuthProvider,
-  AuthResult,
-  IdentityCreate,
-  IdentityStore,
-  ProviderIdentityFields,
-  ProviderInput,
-} from "./providers/types";
+import type { AuthProvider, AuthResult, IdentityCreate, IdentityStore, ProviderInput } from "./providers/types";
 import { createOneTimeTokenService } from "./one-time-tokens";
 import { createMfaService, type MfaChallenge } from "./mfa";
 import { authQueries as q } from "./queries";
-import type { AuthIdentityRow, ProviderIdentityRow } from "./schema";
+import type { AuthIdentityRow, ProviderIdentityFields, ProviderIdentityRow } from "./schema";
 import type { AuthIdentity, MfaChallengeBody } from "./shapes";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */

@@ -2,7 +2,7 @@ import { errors, generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { fulfillmentQueries as q } from "./queries";
 import type { ShippingOptionTypeRow } from "./schema";
-import type { ShippingOptionTypeCreate, ShippingOptionTypeFilters, ShippingOptionTypeUpdate } from "./shapes";
+import type { ShippingOptionTypeCreate, ShippingOptionTypeUpdate } from "./shapes";
 
 /** What a shipping option keeps of its type (its `type`), as Medusa answers it. */
 export function optionTypeOf(row: ShippingOptionTypeRow) {

@@ -1,5 +1,5 @@
 import type { OneTimeTokenService } from "../one-time-tokens";
-import type { ProviderIdentityRow } from "../schema";
+import type { ProviderIdentityFields, ProviderIdentityRow } from "../schema";
 import type { AuthIdentity } from "../shapes";
 
 /** What a provider operation receives from the HTTP layer. */
@@ -16,11 +16,6 @@ export interface ProviderInput {
 
 /** What `authenticate` answers: the signed-in identity, or (OAuth) where to send the browser. */
 export type AuthResult = { identity: AuthIdentity; location?: undefined } | { identity?: undefined; location: string };
-
-/** The fields of a provider identity that a provider sets: its metadata and the email it proved. */
-export type ProviderIdentityFields = Partial<
-  Pick<ProviderIdentityRow, "user_metadata" | "provider_metadata" | "verified_email">
->;
 
 /** A new identity's first provider identity: who signs in, with which provider. */
 export type IdentityCreate = Pick<ProviderIdentityRow, "provider" | "entity_id"> & ProviderIdentityFields;
