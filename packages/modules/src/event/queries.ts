@@ -217,36 +217,19 @@ export const eventQueries = {
       )
       .returning(),
   ),
-  /** Records a delivery's 2xx answer. */
-  deliverySucceeded: statement(
-    (v: Placeholders<{ id: string; status_code: number | null; duration_ms: number; now: Date }>) =>
-      db
-        .update(webhookDelivery)
-        .set({
-          status: "succeeded",
-          status_code: v.status_code,
-          duration_ms: v.duration_ms,
-          error: null,
-          finished_at: v.now,
-        })
-        .where(eq(webhookDelivery.id, v.id)),
-  ),
-  /** Records a failed attempt and when its retry is due (null: none, the schedule has ended). */
-  deliveryFailed: statement(
+  /** Records an attempt's end: its 2xx answer, or its failure and when its retry is due (null: none). */
+  finishDelivery: statement(
     (
-      v: Placeholders<{
-        id: string;
-        status_code: number | null;
-        duration_ms: number;
-        error: string;
-        now: Date;
-        next_retry_at: Date | null;
-      }>,
+      v: Placeholders<
+        Pick<WebhookDeliveryRow, "id" | "status" | "status_code" | "duration_ms" | "error" | "next_retry_at"> & {
+          now: Date;
+        }
+      >,
     ) =>
       db
         .update(webhookDelivery)
         .set({
-          status: "failed",
+          status: v.status,
           status_code: v.status_code,
           duration_ms: v.duration_ms,
           error: v.error,

@@ -134,11 +134,9 @@ export function createTaxService() {
 
     /** Soft-deletes a rate and its rules. */
     async deleteRate(id: string): Promise<void> {
-      await q.retrieveRate(id);
-      const now = new Date();
       await transaction(async () => {
-        await q.deleteRate({ id, now });
-        await q.deleteRulesOf({ rate_id: id, now });
+        await q.deleteRate(id);
+        await q.deleteRulesOf({ rate_id: id, now: new Date() });
       });
     },
 
