@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, isNull, max, sql, type SQL } from "drizzle-orm";
-import type { Placeholder } from "drizzle-orm";
 import {
   db,
   first,
@@ -137,11 +136,7 @@ export const eventQueries = {
   backlog: first(statement(() => db.select({ value: count() }).from(event).where(isNull(event.dispatched_at)))),
   /** The newest `limit` events first. */
   latest: statement((v: Placeholders<{ limit: number }>) =>
-    db
-      .select()
-      .from(event)
-      .orderBy(desc(event.created_at), desc(event.id))
-      .limit(v.limit as unknown as Placeholder),
+    db.select().from(event).orderBy(desc(event.created_at), desc(event.id)).limit(v.limit),
   ),
   /** The events `ids` (those that still exist). */
   eventsById: rowsOf(event, event.id),
