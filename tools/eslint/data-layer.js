@@ -78,7 +78,7 @@ export default {
       }
     };
     const checkIndexExport = (node) => {
-      if (inModule && inModule.file === "index.ts" && /^\.\/(schema|tables)$/.test(node.source?.value ?? ""))
+      if (inModule && inModule.file === "index.ts" && /^\.\/schema$/.test(node.source?.value ?? ""))
         context.report({ node, messageId: "schemaExport", data: { module: inModule.module } });
     };
     return {

@@ -61,6 +61,7 @@ export {
   MAX_OFFSET,
   likePattern,
   listPage,
+  viewPage,
   normalizeRange,
   orderBy,
   rangeConditions,

@@ -146,6 +146,20 @@ export async function listPage<T extends PgTable>(
 }
 
 /**
+ * A page of rows as the API shows them: `view` takes the whole page at once, so the relations it
+ * loads are one query per page, not per row.
+ * @example
+ * list: (filters: RegionFilters, page: ListPaging) => viewPage(q.list(filters, page), withRelations),
+ */
+export async function viewPage<R, V>(
+  page: Promise<{ items: R[]; count: number }>,
+  view: (rows: R[]) => V[] | Promise<V[]>,
+): Promise<{ items: V[]; count: number }> {
+  const { items, count } = await page;
+  return { items: await view(items), count };
+}
+
+/**
  * The `ILIKE` pattern matching `text` anywhere in a value, with `%`, `_` and a backslash in it taken
  * literally (a search for `50%` finds "50%", not everything starting with 50).
  * @example

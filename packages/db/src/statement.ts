@@ -1,4 +1,4 @@
-import { and, Param, sql, type SQL } from "drizzle-orm";
+import { and, Param, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { currentHandle, db } from "./ambient";
 import type { Db } from "./types";
@@ -52,9 +52,10 @@ function templateOf(builder: Preparable<unknown>): Template {
 /**
  * A statement's values as its `build` sees them: each key a placeholder. For one call's values, a
  * key left undefined (or left out) is undefined here (a column left out: its default, or unchanged)
- * and a null one is null (SQL null); the statement is built once per such shape.
+ * and a null one is null (SQL null); the statement is built once per such shape. Typed as both a
+ * piece of SQL (a column's value, a condition's operand) and a placeholder (what `.limit()` takes).
  */
-export type Placeholders<V> = { readonly [K in keyof V]-?: SQL };
+export type Placeholders<V> = { readonly [K in keyof V]-?: SQL & Placeholder };
 
 /**
  * A statement built once (per shape of its values) and run on the current handle (the transaction

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { type SerializedError } from "@kasse/core";
 import {
   builtStatement,
@@ -245,7 +245,7 @@ const ownClaim = builtStatement(
               ),
             )
             .orderBy(asc(executions.updated_at))
-            .limit(v.limit as unknown as Placeholder)
+            .limit(v.limit)
             .for("update", { skipLocked: true }),
         ),
       )
@@ -546,7 +546,7 @@ const dueExecutionsSelect = builtStatement((v: Placeholders<{ at: string; limit:
       ),
     )
     .orderBy(asc(executions.updated_at))
-    .limit(v.limit as unknown as Placeholder),
+    .limit(v.limit),
 );
 
 /** Makes a failed, compensation-failed or stuck execution runnable again (admin retry). */

@@ -216,14 +216,22 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     const { status_code, duration_ms } = result;
     const outcome = await transaction(async (): Promise<DeliveryOutcome> => {
       if (result.error === null) {
-        await q.deliverySucceeded({ id, status_code, duration_ms, now });
+        await q.finishDelivery({
+          id,
+          status: "succeeded",
+          status_code,
+          duration_ms,
+          error: null,
+          now,
+          next_retry_at: null,
+        });
         await q.hookRecovered({ id: hook.id, now });
         return "succeeded";
       }
       const delay = delayBefore(attempt);
       const nextAt = delay === null ? null : new Date(now.getTime() + delay);
       const error = result.error.slice(0, 2000);
-      await q.deliveryFailed({ id, status_code, duration_ms, error, now, next_retry_at: nextAt });
+      await q.finishDelivery({ id, status: "failed", status_code, duration_ms, error, now, next_retry_at: nextAt });
       const current = await q.hookFailing({ id: hook.id, since: now.toISOString(), now });
       const since = current?.failing_since ?? now;
       if (now.getTime() - since.getTime() >= disableAfterMs || (nextAt === null && current?.enabled)) {

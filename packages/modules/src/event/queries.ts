@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, isNull, max, sql, type SQL } from "drizzle-orm";
-import type { Placeholder } from "drizzle-orm";
 import {
   db,
   first,
@@ -137,11 +136,7 @@ export const eventQueries = {
   backlog: first(statement(() => db.select({ value: count() }).from(event).where(isNull(event.dispatched_at)))),
   /** The newest `limit` events first. */
   latest: statement((v: Placeholders<{ limit: number }>) =>
-    db
-      .select()
-      .from(event)
-      .orderBy(desc(event.created_at), desc(event.id))
-      .limit(v.limit as unknown as Placeholder),
+    db.select().from(event).orderBy(desc(event.created_at), desc(event.id)).limit(v.limit),
   ),
   /** The events `ids` (those that still exist). */
   eventsById: rowsOf(event, event.id),
@@ -217,36 +212,19 @@ export const eventQueries = {
       )
       .returning(),
   ),
-  /** Records a delivery's 2xx answer. */
-  deliverySucceeded: statement(
-    (v: Placeholders<{ id: string; status_code: number | null; duration_ms: number; now: Date }>) =>
-      db
-        .update(webhookDelivery)
-        .set({
-          status: "succeeded",
-          status_code: v.status_code,
-          duration_ms: v.duration_ms,
-          error: null,
-          finished_at: v.now,
-        })
-        .where(eq(webhookDelivery.id, v.id)),
-  ),
-  /** Records a failed attempt and when its retry is due (null: none, the schedule has ended). */
-  deliveryFailed: statement(
+  /** Records an attempt's end: its 2xx answer, or its failure and when its retry is due (null: none). */
+  finishDelivery: statement(
     (
-      v: Placeholders<{
-        id: string;
-        status_code: number | null;
-        duration_ms: number;
-        error: string;
-        now: Date;
-        next_retry_at: Date | null;
-      }>,
+      v: Placeholders<
+        Pick<WebhookDeliveryRow, "id" | "status" | "status_code" | "duration_ms" | "error" | "next_retry_at"> & {
+          now: Date;
+        }
+      >,
     ) =>
       db
         .update(webhookDelivery)
         .set({
-          status: "failed",
+          status: v.status,
           status_code: v.status_code,
           duration_ms: v.duration_ms,
           error: v.error,

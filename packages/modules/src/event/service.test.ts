@@ -24,7 +24,7 @@ import {
   type EventDispatcherOptions,
   type EventRow,
 } from "./index";
-import { event, webhook } from "./tables";
+import { event, webhook } from "./schema";
 import { createModules } from "../modules";
 
 let database: TestDatabase;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { deriveKey, errors, generateId, seal, unseal } from "@kasse/core";
-import { isUniqueViolation, type ListPaging, type Paging } from "@kasse/db";
+import { isUniqueViolation, type ListPaging, type Paging, viewPage } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { eventQueries as q, type NewDelivery } from "./queries";
 import { urlProblem } from "./send";
@@ -81,10 +81,8 @@ export function createWebhookService(options: WebhookServiceOptions) {
       return { ...view(row), secret };
     },
 
-    async list(filters: WebhookFilters, paging: ListPaging): Promise<{ items: WebhookInfo[]; count: number }> {
-      const { items, count } = await q.webhookList(filters, paging);
-      return { items: items.map(view), count };
-    },
+    list: (filters: WebhookFilters, paging: ListPaging) =>
+      viewPage(q.webhookList(filters, paging), (rows) => rows.map(view)),
 
     retrieve: async (id: string): Promise<WebhookInfo> => view(await records.retrieve(id)),
 

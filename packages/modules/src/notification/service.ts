@@ -1,5 +1,5 @@
 import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, toKasseError } from "@kasse/core";
-import type { ListPaging } from "@kasse/db";
+import { type ListPaging, viewPage } from "@kasse/db";
 import type { NotificationProvider } from "./provider";
 import { notificationQueries as q } from "./queries";
 import type { NotificationRow } from "./schema";
@@ -160,10 +160,8 @@ export function createNotificationService(options: NotificationServiceOptions) {
       return redact(row);
     },
 
-    async list(filters: NotificationFilters, page: ListPaging): Promise<{ items: NotificationRow[]; count: number }> {
-      const { items, count } = await q.list(filters, page);
-      return { items: items.map(redact), count };
-    },
+    list: (filters: NotificationFilters, page: ListPaging) =>
+      viewPage(q.list(filters, page), (rows) => rows.map(redact)),
 
     /** How many messages wait for delivery (`pending`): the notification backlog. */
     pendingCount: q.pendingCount,

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
 import { insertPrices, priceValues, ruleMap, toDate, toPrice, validatePrices, type Price } from "./prices";
 import { pricingQueries as q } from "./queries";
 import type { PriceListRow } from "./schema";
@@ -58,10 +58,7 @@ export function createPriceListService() {
       return { items: items.map(toPrice), count };
     },
 
-    async list(filters: PriceListFilters, page: ListPaging): Promise<{ items: PriceList[]; count: number }> {
-      const { items, count } = await q.lists.list(filters, page);
-      return { items: await withRelations(items), count };
-    },
+    list: (filters: PriceListFilters, page: ListPaging) => viewPage(q.lists.list(filters, page), withRelations),
 
     /** Updates fields; `rules` and `prices`, when given, replace the list's current ones. */
     async update(id: string, input: PriceListUpdate): Promise<PriceList> {

@@ -1,5 +1,5 @@
 import { generateId } from "@kasse/core";
-import type { ListPaging } from "@kasse/db";
+import { type ListPaging, viewPage } from "@kasse/db";
 import { pricingQueries as q } from "./queries";
 import type { PricePreferenceRow } from "./schema";
 import type { PricePreferenceCreate, PricePreferenceFilters, PricePreferenceUpdate } from "./shapes";
@@ -37,13 +37,8 @@ export function createPricePreferenceService() {
 
     retrieve: async (id: string): Promise<PricePreference> => view(await q.preferences.retrieve(id)),
 
-    async list(
-      filters: PricePreferenceFilters,
-      page: ListPaging,
-    ): Promise<{ items: PricePreference[]; count: number }> {
-      const { items, count } = await q.preferences.list(filters, page);
-      return { items: items.map(view), count };
-    },
+    list: (filters: PricePreferenceFilters, page: ListPaging) =>
+      viewPage(q.preferences.list(filters, page), (rows) => rows.map(view)),
 
     async update(id: string, input: PricePreferenceUpdate): Promise<PricePreference> {
       const existing = await service.retrieve(id);

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { type ListPaging, transaction, viewPage } from "@kasse/db";
 import { promotionQueries as q } from "./queries";
 import type { BudgetInput, CampaignCreate, CampaignFilters, CampaignPromotions, CampaignUpdate } from "./shapes";
 import { campaignViews, type CampaignView } from "./views";
@@ -27,10 +27,8 @@ export function campaignOperations() {
     retrieveCampaign: async (id: string): Promise<CampaignView> =>
       (await campaignViews([await q.retrieveCampaign(id)], true))[0]!,
 
-    async listCampaigns(filters: CampaignFilters, page: ListPaging): Promise<{ items: CampaignView[]; count: number }> {
-      const { items, count } = await q.listCampaigns(filters, page);
-      return { items: await campaignViews(items, true), count };
-    },
+    listCampaigns: (filters: CampaignFilters, page: ListPaging) =>
+      viewPage(q.listCampaigns(filters, page), (rows) => campaignViews(rows, true)),
 
     async updateCampaign(id: string, input: CampaignUpdate): Promise<CampaignView> {
       const existing = await ops.retrieveCampaign(id);

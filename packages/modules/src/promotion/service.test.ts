@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { errors, KasseError } from "@kasse/core";
 import { useTestDatabase } from "@kasse/db/testing";
 import { createEngine, definitions } from "@kasse/workflows";
-import { campaignBudget, promotion } from "./tables";
+import { campaignBudget, promotion } from "./schema";
 import { createPromotionService } from "./service";
 import { registerPromotionUsage } from "./steps";
 import type { EngineCart } from "./compute-adjustments";

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { type ListPaging, transaction, viewPage } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import { promotionQueries as q } from "./queries";
@@ -81,10 +81,7 @@ export function createPromotionService() {
 
     retrieve: async (id: string): Promise<PromotionView> => (await promotionViews([await q.retrieve(id)]))[0]!,
 
-    async list(filters: PromotionFilters, page: ListPaging): Promise<{ items: PromotionView[]; count: number }> {
-      const { items, count } = await q.list(filters, page);
-      return { items: await promotionViews(items), count };
-    },
+    list: (filters: PromotionFilters, page: ListPaging) => viewPage(q.list(filters, page), promotionViews),
 
     /** Partial update; a partial application method is merged with the stored one and checked whole. */
     async update(id: string, input: PromotionUpdate): Promise<PromotionView> {

@@ -3,7 +3,7 @@ import { transaction } from "@kasse/db";
 import { useTestDatabase } from "@kasse/db/testing";
 import { eq } from "drizzle-orm";
 import { createRegionService } from "./service";
-import { regionCountry, regionPaymentProvider } from "./tables";
+import { regionCountry, regionPaymentProvider } from "./schema";
 
 const database = useTestDatabase();
 

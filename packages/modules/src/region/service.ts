@@ -1,5 +1,5 @@
 import { errors, generateId, isCurrencyCode } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
 import { regionQueries as q } from "./queries";
 import type { CountryRow, RegionRow } from "./schema";
 import type { RegionCreate, RegionFilters, RegionUpdate } from "./shapes";
@@ -58,10 +58,7 @@ export function createRegionService() {
       return row.currency_code;
     },
 
-    async list(filters: RegionFilters, page: ListPaging): Promise<{ items: Region[]; count: number }> {
-      const { items, count } = await q.list(filters, page);
-      return { items: await withRelations(items), count };
-    },
+    list: (filters: RegionFilters, page: ListPaging) => viewPage(q.list(filters, page), withRelations),
 
     /** Updates fields; `countries` and `payment_providers`, when given, replace the current sets. */
     async update(id: string, input: RegionUpdate): Promise<Region> {

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
 import { storeQueries as q } from "./queries";
 import type { StoreCurrencyRow, StoreRow } from "./schema";
 import type { StoreFilters, StoreUpdate } from "./shapes";
@@ -39,10 +39,7 @@ export function createStoreService() {
   const service = {
     retrieve: async (id: string): Promise<Store> => (await withCurrencies([await q.retrieve(id)]))[0]!,
 
-    async list(filters: StoreFilters, page: ListPaging): Promise<{ items: Store[]; count: number }> {
-      const { items, count } = await q.list(filters, page);
-      return { items: await withCurrencies(items), count };
-    },
+    list: (filters: StoreFilters, page: ListPaging) => viewPage(q.list(filters, page), withCurrencies),
 
     /** The store, created with `defaults` the first time it is asked for. */
     async getOrCreate(defaults: StoreDefaults | (() => Promise<StoreDefaults>)): Promise<Store> {

@@ -100,10 +100,7 @@ export const taxQueries = {
   insertRate: rates.insert,
   updateRate: rates.update,
   listRates: rates.listBy(rateConditions),
-  /** Soft-deletes the rate. */
-  deleteRate: statement((v: Placeholders<{ id: string; now: Date }>) =>
-    db.update(taxRate).set({ deleted_at: v.now, updated_at: v.now }).where(eq(taxRate.id, v.id)),
-  ),
+  deleteRate: rates.softDelete,
 
   insertRules: insertRows(taxRateRule),
   /** Soft-deletes the live rules of a rate. */

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, isUniqueViolation, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, isUniqueViolation, type ListPaging, transaction, viewPage } from "@kasse/db";
 import { taxQueries as q } from "./queries";
 import type { TaxRateRow, TaxRateRuleRow, TaxRegionRow } from "./schema";
 import type {
@@ -86,19 +86,13 @@ export function createTaxService() {
 
     retrieve: async (id: string): Promise<TaxRegion> => (await withRates([await q.retrieveRegion(id)]))[0]!,
 
-    async list(filters: TaxRegionFilters, page: ListPaging): Promise<{ items: TaxRegion[]; count: number }> {
-      const { items, count } = await q.listRegions(filters, page);
-      return { items: await withRates(items), count };
-    },
+    list: (filters: TaxRegionFilters, page: ListPaging) => viewPage(q.listRegions(filters, page), withRates),
 
     /** A tax rate with its rules, by id (`not_found` when missing or deleted). */
     retrieveRate: async (id: string): Promise<RateWithRules> => (await withRules([await q.retrieveRate(id)]))[0]!,
 
     /** Tax rates across regions with their rules, filtered by region, code, default flag or a search in code and name. */
-    async listRates(filters: TaxRateFilters, page: ListPaging): Promise<{ items: RateWithRules[]; count: number }> {
-      const { items, count } = await q.listRates(filters, page);
-      return { items: await withRules(items), count };
-    },
+    listRates: (filters: TaxRateFilters, page: ListPaging) => viewPage(q.listRates(filters, page), withRules),
 
     /**
      * A rate of a live region: its default (one per region, taking no rules) or an override that
@@ -134,11 +128,9 @@ export function createTaxService() {
 
     /** Soft-deletes a rate and its rules. */
     async deleteRate(id: string): Promise<void> {
-      await q.retrieveRate(id);
-      const now = new Date();
       await transaction(async () => {
-        await q.deleteRate({ id, now });
-        await q.deleteRulesOf({ rate_id: id, now });
+        await q.deleteRate(id);
+        await q.deleteRulesOf({ rate_id: id, now: new Date() });
       });
     },
 

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { failure, useTestDatabase } from "@kasse/db/testing";
 import { INVITE_TTL_MS, createInviteService } from "./invites";
-import { invite } from "./tables";
+import { invite } from "./schema";
 import { createUserService } from "./service";
 
 const database = useTestDatabase();

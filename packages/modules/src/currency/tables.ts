@@ -1,3 +1,0 @@
-// The currency module's schema file as the tables entry point (`@kasse/modules/currency/tables`): every table it declares, kept
-// in step by construction, for tests, migrations and `kasse check` only (lint forbids it elsewhere).
-export * from "./schema";
