@@ -4,7 +4,8 @@ import { transaction } from "@kasse/db";
 import { authQueries as q } from "./queries";
 import type { OneTimeTokenKind, OneTimeTokenRow } from "./schema";
 
-const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
+/** The hex SHA-256 of a secret: what is stored of it. */
+export const sha256 = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
 /**
  * Issues and consumes one-time tokens: single-use, expiring secrets of the auth flows (password

@@ -28,6 +28,19 @@ const linkedTo = (key: SQL) => sql`${authIdentity.app_metadata} ->> ${key}`;
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
 type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
 
+/** Marks the unused tokens matching every one of `conditions` used. */
+const useTokens = (...conditions: Array<SQL | undefined>) =>
+  db
+    .update(authOneTimeToken)
+    .set({ used_at: sql`now()` })
+    .where(and(isNull(authOneTimeToken.used_at), ...conditions));
+
+/** The statement deleting an identity's rows of `table` (its challenges, recovery codes or factors). */
+const deleteOfIdentity = (table: typeof authMfaChallenge | typeof authMfaRecoveryCode | typeof authMfaFactor) =>
+  statement((v: Placeholders<{ identity_id: string }>) =>
+    db.delete(table).where(eq(table.auth_identity_id, v.identity_id)),
+  );
+
 type FactorInsert = Pick<
   MfaFactorRow,
   "id" | "auth_identity_id" | "provider" | "status" | "label" | "secret" | "metadata"
@@ -181,22 +194,15 @@ export const authQueries = {
    */
   consumeToken: first(
     statement((v: Placeholders<{ token_hash: string; kind: OneTimeTokenKind } & TokenMatch>) =>
-      db
-        .update(authOneTimeToken)
-        .set({ used_at: sql`now()` })
-        .where(
-          and(
-            eq(authOneTimeToken.token_hash, v.token_hash),
-            eq(authOneTimeToken.kind, v.kind),
-            isNull(authOneTimeToken.used_at),
-            gt(authOneTimeToken.expires_at, sql`now()`),
-            v.actor_type === undefined ? undefined : eq(authOneTimeToken.actor_type, v.actor_type),
-            v.provider === undefined ? undefined : eq(authOneTimeToken.provider, v.provider),
-            v.entity_id === undefined ? undefined : eq(authOneTimeToken.entity_id, v.entity_id),
-            v.auth_identity_id === undefined ? undefined : eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
-          ),
-        )
-        .returning(),
+      useTokens(
+        eq(authOneTimeToken.token_hash, v.token_hash),
+        eq(authOneTimeToken.kind, v.kind),
+        gt(authOneTimeToken.expires_at, sql`now()`),
+        v.actor_type === undefined ? undefined : eq(authOneTimeToken.actor_type, v.actor_type),
+        v.provider === undefined ? undefined : eq(authOneTimeToken.provider, v.provider),
+        v.entity_id === undefined ? undefined : eq(authOneTimeToken.entity_id, v.entity_id),
+        v.auth_identity_id === undefined ? undefined : eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
+      ).returning(),
     ),
   ),
   releaseToken: statement((v: Placeholders<{ id: string }>) =>
@@ -204,16 +210,7 @@ export const authQueries = {
   ),
   /** Marks every unused token of `kind` of the identity used. */
   revokeTokens: statement((v: Placeholders<{ kind: OneTimeTokenKind; auth_identity_id: string }>) =>
-    db
-      .update(authOneTimeToken)
-      .set({ used_at: sql`now()` })
-      .where(
-        and(
-          eq(authOneTimeToken.kind, v.kind),
-          eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
-          isNull(authOneTimeToken.used_at),
-        ),
-      ),
+    useTokens(eq(authOneTimeToken.kind, v.kind), eq(authOneTimeToken.auth_identity_id, v.auth_identity_id)),
   ),
   deleteTokensOf: statement((v: Placeholders<{ ids: string[] }>) =>
     db.delete(authOneTimeToken).where(inList(authOneTimeToken.auth_identity_id, v.ids)),
@@ -326,15 +323,9 @@ export const authQueries = {
       .where(eq(authMfaFactor.id, v.id))
       .returning(),
   ),
-  deleteChallengesOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaChallenge).where(eq(authMfaChallenge.auth_identity_id, v.identity_id)),
-  ),
-  deleteRecoveryCodesOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, v.identity_id)),
-  ),
-  deleteFactorsOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaFactor).where(eq(authMfaFactor.auth_identity_id, v.identity_id)),
-  ),
+  deleteChallengesOf: deleteOfIdentity(authMfaChallenge),
+  deleteRecoveryCodesOf: deleteOfIdentity(authMfaRecoveryCode),
+  deleteFactorsOf: deleteOfIdentity(authMfaFactor),
   insertRecoveryCodes: insertRows(authMfaRecoveryCode),
   /** An unused recovery code of the identity, if it has one. */
   unusedRecoveryCode: first(
