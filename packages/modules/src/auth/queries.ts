@@ -25,6 +25,15 @@ const liveIdentity = identities.live;
 /** `app_metadata ->> key`: the actor an identity is linked to as one type (`user_id`, `customer_id`). */
 const linkedTo = (key: SQL) => sql`${authIdentity.app_metadata} ->> ${key}`;
 
+/** The identity `id` if it is live at `version` and matches every one of `conditions`. */
+const aliveWhere = (v: Placeholders<{ id: string; version: number }>, ...conditions: SQL[]) =>
+  db
+    .select({ id: authIdentity.id })
+    .from(authIdentity)
+    .where(
+      and(eq(authIdentity.id, v.id), liveIdentity, eq(authIdentity.credentials_version, v.version), ...conditions),
+    );
+
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
 type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
 
@@ -40,6 +49,13 @@ const deleteOfIdentity = (table: typeof authMfaChallenge | typeof authMfaRecover
   statement((v: Placeholders<{ identity_id: string }>) =>
     db.delete(table).where(eq(table.auth_identity_id, v.identity_id)),
   );
+
+/** The identity's factors matching every one of `conditions`. */
+const factorsWhere = (v: Placeholders<{ identity_id: string }>, ...conditions: SQL[]) =>
+  db
+    .select()
+    .from(authMfaFactor)
+    .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), ...conditions));
 
 type FactorInsert = Pick<
   MfaFactorRow,
@@ -130,28 +146,11 @@ export const authQueries = {
       .where(eq(authIdentity.id, v.id)),
   ),
   /** The identity if it is live at `version`: a token's check on every request that presents one. */
-  aliveIdentity: first(
-    statement((v: Placeholders<{ id: string; version: number }>) =>
-      db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(and(eq(authIdentity.id, v.id), liveIdentity, eq(authIdentity.credentials_version, v.version))),
-    ),
-  ),
+  aliveIdentity: first(statement((v: Placeholders<{ id: string; version: number }>) => aliveWhere(v))),
   /** The identity if it is live at `version` and linked to `actor` under `key`. */
   aliveLinkedIdentity: first(
     statement((v: Placeholders<{ id: string; version: number; key: string; actor: string }>) =>
-      db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(
-          and(
-            eq(authIdentity.id, v.id),
-            liveIdentity,
-            eq(authIdentity.credentials_version, v.version),
-            sql`${linkedTo(v.key)} = ${v.actor}`,
-          ),
-        ),
+      aliveWhere(v, sql`${linkedTo(v.key)} = ${v.actor}`),
     ),
   ),
   /** The live identities among `ids`, locked for the rest of the transaction, by id. */
@@ -220,42 +219,21 @@ export const authQueries = {
   /** The identity's factor `id`, locked for the rest of the transaction. */
   lockOwnFactor: first(
     statement((v: Placeholders<{ identity_id: string; id: string }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(and(eq(authMfaFactor.id, v.id), eq(authMfaFactor.auth_identity_id, v.identity_id)))
-        .for("update"),
+      factorsWhere(v, eq(authMfaFactor.id, v.id)).for("update"),
     ),
   ),
   /** The identity's factor of `provider`, locked for the rest of the transaction. */
   lockFactorOfProvider: first(
     statement((v: Placeholders<{ identity_id: string; provider: string }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), eq(authMfaFactor.provider, v.provider)))
-        .for("update"),
+      factorsWhere(v, eq(authMfaFactor.provider, v.provider)).for("update"),
     ),
   ),
   factorsOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db
-      .select()
-      .from(authMfaFactor)
-      .where(eq(authMfaFactor.auth_identity_id, v.identity_id))
-      .orderBy(asc(authMfaFactor.created_at), asc(authMfaFactor.id)),
+    factorsWhere(v).orderBy(asc(authMfaFactor.created_at), asc(authMfaFactor.id)),
   ),
   enabledFactorOf: first(
     statement((v: Placeholders<{ identity_id: string; provider: MfaMethod }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(
-          and(
-            eq(authMfaFactor.auth_identity_id, v.identity_id),
-            eq(authMfaFactor.provider, v.provider),
-            eq(authMfaFactor.status, "enabled"),
-          ),
-        ),
+      factorsWhere(v, eq(authMfaFactor.provider, v.provider), eq(authMfaFactor.status, "enabled")),
     ),
   ),
   /** An enabled factor of the identity, if it has one. */
