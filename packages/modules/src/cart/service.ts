@@ -147,26 +147,7 @@ export function createCartService() {
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
-    async update(
-      id: string,
-      input: Partial<
-        Pick<
-          CartRow,
-          | "region_id"
-          | "sales_channel_id"
-          | "currency_code"
-          | "email"
-          | "locale"
-          | "customer_id"
-          | "metadata"
-          | "promo_codes"
-          | "completed_at"
-        >
-      > & {
-        shipping_address?: CartAddressInput | null;
-        billing_address?: CartAddressInput | null;
-      },
-    ): Promise<CartRow> {
+    async update(id: string, input: Partial<CartInsert> & Pick<Partial<CartRow>, "completed_at">): Promise<CartRow> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
