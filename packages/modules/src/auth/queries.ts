@@ -8,8 +8,6 @@ import {
   authOneTimeToken,
   providerIdentity,
   type OneTimeTokenKind,
-  type MfaChallengeRow,
-  type MfaFactorRow,
   type OneTimeTokenRow,
   type ProviderIdentityFields,
   type ProviderIdentityRow,
@@ -56,16 +54,6 @@ const factorsWhere = (v: Placeholders<{ identity_id: string }>, ...conditions: S
     .select()
     .from(authMfaFactor)
     .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), ...conditions));
-
-type FactorInsert = Pick<
-  MfaFactorRow,
-  "id" | "auth_identity_id" | "provider" | "status" | "label" | "secret" | "metadata"
->;
-
-type ChallengeInsert = Pick<
-  MfaChallengeRow,
-  "id" | "auth_identity_id" | "actor_type" | "auth_provider" | "methods" | "max_attempts" | "expires_at"
->;
 
 /** Named statements on the auth tables, run on the current handle. */
 export const authQueries = {
@@ -293,7 +281,9 @@ export const authQueries = {
         .limit(1),
     ),
   ),
-  insertFactor: statement((v: Placeholders<FactorInsert>) => db.insert(authMfaFactor).values(v).returning()),
+  insertFactor: statement((v: Placeholders<typeof authMfaFactor.$inferInsert>) =>
+    db.insert(authMfaFactor).values(v).returning(),
+  ),
   enableFactor: statement((v: Placeholders<{ id: string; updated_at: Date }>) =>
     db
       .update(authMfaFactor)
@@ -343,7 +333,9 @@ export const authQueries = {
         ),
       ),
   ),
-  insertChallenge: statement((v: Placeholders<ChallengeInsert>) => db.insert(authMfaChallenge).values(v).returning()),
+  insertChallenge: statement((v: Placeholders<typeof authMfaChallenge.$inferInsert>) =>
+    db.insert(authMfaChallenge).values(v).returning(),
+  ),
   /** Counts an attempt at the open, unexpired, not exhausted challenge; the row, if it was one. */
   attemptChallenge: first(
     statement((v: Placeholders<{ id: string }>) =>
