@@ -33,7 +33,7 @@ const aliveWhere = (v: Placeholders<{ id: string; version: number }>, ...conditi
     );
 
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
-type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
+export type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
 
 /** Marks the unused tokens matching every one of `conditions` used. */
 const useTokens = (...conditions: Array<SQL | undefined>) =>
