@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Title, Strict, LinkChanges } from "@kasse/core";
-import { type ListFilters } from "@kasse/db";
+import { TimestampView, type ListFilters } from "@kasse/db";
 import { type ApiKeyRow } from "./schema";
 
 /**
@@ -8,8 +8,6 @@ import { type ApiKeyRow } from "./schema";
  * so `token` is null and `redacted` is what is shown. Publishable keys (`pk_…`) select the
  * store's sales channels; their token is not secret and is kept in full.
  */
-/** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
-const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
 export type ApiKeyType = ApiKeyRow["type"];
 
 export const ApiKeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal("publishable")]);
@@ -38,11 +36,11 @@ export const ApiKeyView = Type.Object({
   type: Type.Optional(ApiKeyTypeSchema),
   created_by: Type.Optional(Type.String()),
   revoked_by: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  revoked_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  revoked_at: Type.Optional(Type.Union([TimestampView(), Type.Null()])),
   sales_channels: Type.Optional(Type.Array(Type.Object({ id: Type.String() }))),
-  created_at: Type.Optional(Timestamp()),
-  updated_at: Type.Optional(Timestamp()),
-  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  created_at: Type.Optional(TimestampView()),
+  updated_at: Type.Optional(TimestampView()),
+  deleted_at: Type.Optional(Type.Union([TimestampView(), Type.Null()])),
 });
 
 /** Filters of `GET /admin/api-keys`. */

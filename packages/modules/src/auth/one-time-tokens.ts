@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
-import { authQueries as q } from "./queries";
+import { authQueries as q, type TokenMatch } from "./queries";
 import type { OneTimeTokenKind, OneTimeTokenRow } from "./schema";
 
-const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
+/** The hex SHA-256 of a secret: what is stored of it. */
+export const sha256 = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
 /**
  * Issues and consumes one-time tokens: single-use, expiring secrets of the auth flows (password
@@ -22,17 +23,14 @@ export function createOneTimeTokenService() {
      * A new random secret (256 bits) and its stored row; the secret itself is never stored. With
      * `replace`, the identity's unused tokens of the kind stop working first (only the latest link works).
      */
-    async issue(input: {
-      kind: OneTimeTokenKind;
-      actor_type: string;
-      provider: string;
-      ttlMs: number;
-      auth_identity_id?: string | null;
-      entity_id?: string | null;
-      data?: Record<string, unknown>;
-      secret?: string;
-      replace?: boolean;
-    }): Promise<{ secret: string; row: OneTimeTokenRow }> {
+    async issue(
+      input: Pick<OneTimeTokenRow, "kind" | "actor_type" | "provider"> &
+        Partial<Pick<OneTimeTokenRow, "auth_identity_id" | "entity_id" | "data">> & {
+          ttlMs: number;
+          secret?: string;
+          replace?: boolean;
+        },
+    ): Promise<{ secret: string; row: OneTimeTokenRow }> {
       if (input.replace && input.auth_identity_id)
         return transaction(async () => {
           await service.revokeForIdentity(input.kind, input.auth_identity_id!);
@@ -57,11 +55,7 @@ export function createOneTimeTokenService() {
      * Marks the token used and returns it, if it is of `kind`, unused, unexpired and matches
      * `where`; otherwise null and nothing changes. Atomic: one UPDATE decides.
      */
-    async consume(
-      kind: OneTimeTokenKind,
-      secret: string,
-      where: { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string } = {},
-    ): Promise<OneTimeTokenRow | null> {
+    async consume(kind: OneTimeTokenKind, secret: string, where: TokenMatch = {}): Promise<OneTimeTokenRow | null> {
       return (await q.consumeToken({ ...where, kind, token_hash: sha256(secret) })) ?? null;
     },
 

@@ -8,8 +8,6 @@ import {
   authOneTimeToken,
   providerIdentity,
   type OneTimeTokenKind,
-  type MfaChallengeRow,
-  type MfaFactorRow,
   type OneTimeTokenRow,
   type ProviderIdentityFields,
   type ProviderIdentityRow,
@@ -25,18 +23,37 @@ const liveIdentity = identities.live;
 /** `app_metadata ->> key`: the actor an identity is linked to as one type (`user_id`, `customer_id`). */
 const linkedTo = (key: SQL) => sql`${authIdentity.app_metadata} ->> ${key}`;
 
+/** The identity `id` if it is live at `version` and matches every one of `conditions`. */
+const aliveWhere = (v: Placeholders<{ id: string; version: number }>, ...conditions: SQL[]) =>
+  db
+    .select({ id: authIdentity.id })
+    .from(authIdentity)
+    .where(
+      and(eq(authIdentity.id, v.id), liveIdentity, eq(authIdentity.credentials_version, v.version), ...conditions),
+    );
+
 /** What a token must match besides its secret and kind: a key left undefined is not checked. */
-type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
+export type TokenMatch = { actor_type?: string; provider?: string; entity_id?: string; auth_identity_id?: string };
 
-type FactorInsert = Pick<
-  MfaFactorRow,
-  "id" | "auth_identity_id" | "provider" | "status" | "label" | "secret" | "metadata"
->;
+/** Marks the unused tokens matching every one of `conditions` used. */
+const useTokens = (...conditions: Array<SQL | undefined>) =>
+  db
+    .update(authOneTimeToken)
+    .set({ used_at: sql`now()` })
+    .where(and(isNull(authOneTimeToken.used_at), ...conditions));
 
-type ChallengeInsert = Pick<
-  MfaChallengeRow,
-  "id" | "auth_identity_id" | "actor_type" | "auth_provider" | "methods" | "max_attempts" | "expires_at"
->;
+/** The statement deleting an identity's rows of `table` (its challenges, recovery codes or factors). */
+const deleteOfIdentity = (table: typeof authMfaChallenge | typeof authMfaRecoveryCode | typeof authMfaFactor) =>
+  statement((v: Placeholders<{ identity_id: string }>) =>
+    db.delete(table).where(eq(table.auth_identity_id, v.identity_id)),
+  );
+
+/** The identity's factors matching every one of `conditions`. */
+const factorsWhere = (v: Placeholders<{ identity_id: string }>, ...conditions: SQL[]) =>
+  db
+    .select()
+    .from(authMfaFactor)
+    .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), ...conditions));
 
 /** Named statements on the auth tables, run on the current handle. */
 export const authQueries = {
@@ -117,28 +134,11 @@ export const authQueries = {
       .where(eq(authIdentity.id, v.id)),
   ),
   /** The identity if it is live at `version`: a token's check on every request that presents one. */
-  aliveIdentity: first(
-    statement((v: Placeholders<{ id: string; version: number }>) =>
-      db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(and(eq(authIdentity.id, v.id), liveIdentity, eq(authIdentity.credentials_version, v.version))),
-    ),
-  ),
+  aliveIdentity: first(statement((v: Placeholders<{ id: string; version: number }>) => aliveWhere(v))),
   /** The identity if it is live at `version` and linked to `actor` under `key`. */
   aliveLinkedIdentity: first(
     statement((v: Placeholders<{ id: string; version: number; key: string; actor: string }>) =>
-      db
-        .select({ id: authIdentity.id })
-        .from(authIdentity)
-        .where(
-          and(
-            eq(authIdentity.id, v.id),
-            liveIdentity,
-            eq(authIdentity.credentials_version, v.version),
-            sql`${linkedTo(v.key)} = ${v.actor}`,
-          ),
-        ),
+      aliveWhere(v, sql`${linkedTo(v.key)} = ${v.actor}`),
     ),
   ),
   /** The live identities among `ids`, locked for the rest of the transaction, by id. */
@@ -181,22 +181,15 @@ export const authQueries = {
    */
   consumeToken: first(
     statement((v: Placeholders<{ token_hash: string; kind: OneTimeTokenKind } & TokenMatch>) =>
-      db
-        .update(authOneTimeToken)
-        .set({ used_at: sql`now()` })
-        .where(
-          and(
-            eq(authOneTimeToken.token_hash, v.token_hash),
-            eq(authOneTimeToken.kind, v.kind),
-            isNull(authOneTimeToken.used_at),
-            gt(authOneTimeToken.expires_at, sql`now()`),
-            v.actor_type === undefined ? undefined : eq(authOneTimeToken.actor_type, v.actor_type),
-            v.provider === undefined ? undefined : eq(authOneTimeToken.provider, v.provider),
-            v.entity_id === undefined ? undefined : eq(authOneTimeToken.entity_id, v.entity_id),
-            v.auth_identity_id === undefined ? undefined : eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
-          ),
-        )
-        .returning(),
+      useTokens(
+        eq(authOneTimeToken.token_hash, v.token_hash),
+        eq(authOneTimeToken.kind, v.kind),
+        gt(authOneTimeToken.expires_at, sql`now()`),
+        v.actor_type === undefined ? undefined : eq(authOneTimeToken.actor_type, v.actor_type),
+        v.provider === undefined ? undefined : eq(authOneTimeToken.provider, v.provider),
+        v.entity_id === undefined ? undefined : eq(authOneTimeToken.entity_id, v.entity_id),
+        v.auth_identity_id === undefined ? undefined : eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
+      ).returning(),
     ),
   ),
   releaseToken: statement((v: Placeholders<{ id: string }>) =>
@@ -204,16 +197,7 @@ export const authQueries = {
   ),
   /** Marks every unused token of `kind` of the identity used. */
   revokeTokens: statement((v: Placeholders<{ kind: OneTimeTokenKind; auth_identity_id: string }>) =>
-    db
-      .update(authOneTimeToken)
-      .set({ used_at: sql`now()` })
-      .where(
-        and(
-          eq(authOneTimeToken.kind, v.kind),
-          eq(authOneTimeToken.auth_identity_id, v.auth_identity_id),
-          isNull(authOneTimeToken.used_at),
-        ),
-      ),
+    useTokens(eq(authOneTimeToken.kind, v.kind), eq(authOneTimeToken.auth_identity_id, v.auth_identity_id)),
   ),
   deleteTokensOf: statement((v: Placeholders<{ ids: string[] }>) =>
     db.delete(authOneTimeToken).where(inList(authOneTimeToken.auth_identity_id, v.ids)),
@@ -223,42 +207,21 @@ export const authQueries = {
   /** The identity's factor `id`, locked for the rest of the transaction. */
   lockOwnFactor: first(
     statement((v: Placeholders<{ identity_id: string; id: string }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(and(eq(authMfaFactor.id, v.id), eq(authMfaFactor.auth_identity_id, v.identity_id)))
-        .for("update"),
+      factorsWhere(v, eq(authMfaFactor.id, v.id)).for("update"),
     ),
   ),
   /** The identity's factor of `provider`, locked for the rest of the transaction. */
   lockFactorOfProvider: first(
     statement((v: Placeholders<{ identity_id: string; provider: string }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), eq(authMfaFactor.provider, v.provider)))
-        .for("update"),
+      factorsWhere(v, eq(authMfaFactor.provider, v.provider)).for("update"),
     ),
   ),
   factorsOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db
-      .select()
-      .from(authMfaFactor)
-      .where(eq(authMfaFactor.auth_identity_id, v.identity_id))
-      .orderBy(asc(authMfaFactor.created_at), asc(authMfaFactor.id)),
+    factorsWhere(v).orderBy(asc(authMfaFactor.created_at), asc(authMfaFactor.id)),
   ),
   enabledFactorOf: first(
     statement((v: Placeholders<{ identity_id: string; provider: MfaMethod }>) =>
-      db
-        .select()
-        .from(authMfaFactor)
-        .where(
-          and(
-            eq(authMfaFactor.auth_identity_id, v.identity_id),
-            eq(authMfaFactor.provider, v.provider),
-            eq(authMfaFactor.status, "enabled"),
-          ),
-        ),
+      factorsWhere(v, eq(authMfaFactor.provider, v.provider), eq(authMfaFactor.status, "enabled")),
     ),
   ),
   /** An enabled factor of the identity, if it has one. */
@@ -318,7 +281,9 @@ export const authQueries = {
         .limit(1),
     ),
   ),
-  insertFactor: statement((v: Placeholders<FactorInsert>) => db.insert(authMfaFactor).values(v).returning()),
+  insertFactor: statement((v: Placeholders<typeof authMfaFactor.$inferInsert>) =>
+    db.insert(authMfaFactor).values(v).returning(),
+  ),
   enableFactor: statement((v: Placeholders<{ id: string; updated_at: Date }>) =>
     db
       .update(authMfaFactor)
@@ -326,15 +291,9 @@ export const authQueries = {
       .where(eq(authMfaFactor.id, v.id))
       .returning(),
   ),
-  deleteChallengesOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaChallenge).where(eq(authMfaChallenge.auth_identity_id, v.identity_id)),
-  ),
-  deleteRecoveryCodesOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaRecoveryCode).where(eq(authMfaRecoveryCode.auth_identity_id, v.identity_id)),
-  ),
-  deleteFactorsOf: statement((v: Placeholders<{ identity_id: string }>) =>
-    db.delete(authMfaFactor).where(eq(authMfaFactor.auth_identity_id, v.identity_id)),
-  ),
+  deleteChallengesOf: deleteOfIdentity(authMfaChallenge),
+  deleteRecoveryCodesOf: deleteOfIdentity(authMfaRecoveryCode),
+  deleteFactorsOf: deleteOfIdentity(authMfaFactor),
   insertRecoveryCodes: insertRows(authMfaRecoveryCode),
   /** An unused recovery code of the identity, if it has one. */
   unusedRecoveryCode: first(
@@ -374,7 +333,9 @@ export const authQueries = {
         ),
       ),
   ),
-  insertChallenge: statement((v: Placeholders<ChallengeInsert>) => db.insert(authMfaChallenge).values(v).returning()),
+  insertChallenge: statement((v: Placeholders<typeof authMfaChallenge.$inferInsert>) =>
+    db.insert(authMfaChallenge).values(v).returning(),
+  ),
   /** Counts an attempt at the open, unexpired, not exhausted challenge; the row, if it was one. */
   attemptChallenge: first(
     statement((v: Placeholders<{ id: string }>) =>

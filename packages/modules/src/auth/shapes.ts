@@ -1,14 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Count, Email, OptionalMetadata, Password, Secret, Title, Strict } from "@kasse/core";
+import { TimestampView } from "@kasse/db";
 import { type AuthIdentityRow, type ProviderIdentityRow } from "./schema";
 import { MfaProvider, MfaMethod } from "./column-shapes";
-
-/**
- * An auth identity: one person's credentials, shared by every actor they are. `app_metadata`
- * links it to actors as `{user_id, customer_id}`, so one email can be an admin and a customer.
- */
-/** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
-const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
 
 /** The actor types that sign in: admin users and customers. */
 export const ActorType = Type.Union([Type.Literal("user"), Type.Literal("customer")]);
@@ -28,8 +22,8 @@ export const ProviderIdentityView = Type.Object({
   provider: Type.String(),
   auth_identity_id: Type.String(),
   user_metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  created_at: TimestampView(),
+  updated_at: TimestampView(),
 });
 
 /** An auth identity as clients see it (the contract's `entity_id` is its first provider identity's). */
@@ -38,11 +32,15 @@ export const AuthIdentityView = Type.Object({
   entity_id: Type.Optional(Type.String()),
   app_metadata: Type.Record(Type.String(), Type.Unknown()),
   provider_identities: Type.Array(ProviderIdentityView),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  created_at: TimestampView(),
+  updated_at: TimestampView(),
 });
 
-/** An identity with its provider identities, as the service returns it (secrets included: never send it as is). */
+/**
+ * An auth identity (one person's credentials, shared by every actor they are: `app_metadata` links it to
+ * actors as `{user_id, customer_id}`, so one email can be an admin and a customer) with its provider
+ * identities, as the service returns it (secrets included: never send it as is).
+ */
 export type AuthIdentity = AuthIdentityRow & { provider_identities: ProviderIdentityRow[] };
 
 /** `POST /auth/mfa/factors` (`sdk.auth.mfa.start`): begins a setup. */
@@ -79,8 +77,8 @@ export const MfaFactorView = Strict({
   status: Type.Union([Type.Literal("pending"), Type.Literal("enabled"), Type.Literal("disabled")]),
   label: Type.Union([Type.String(), Type.Null()]),
   metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
+  created_at: TimestampView(),
+  updated_at: TimestampView(),
 });
 
 /** The challenge a sign-in answers with when the identity has MFA (Medusa's `AuthMfaChallengeDTO`). */
@@ -89,7 +87,7 @@ export const MfaChallengeView = Strict({
   actor_type: Type.String(),
   auth_provider: Type.String(),
   methods: Type.Array(MfaMethod),
-  expires_at: Timestamp(),
+  expires_at: TimestampView(),
   attempts: Type.Integer(),
   max_attempts: Type.Integer(),
 });

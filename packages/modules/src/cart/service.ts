@@ -101,7 +101,7 @@ export interface ComputedLine extends LineTotals {
 export function createCartService() {
   const service = {
     async create(input: CartInsert): Promise<CartRow> {
-      const row = await q.insert({
+      return (await q.insert({
         id: generateId("cart"),
         region_id: input.region_id,
         sales_channel_id: input.sales_channel_id,
@@ -113,23 +113,14 @@ export function createCartService() {
         shipping_address: input.shipping_address ? toAddress(input.shipping_address) : null,
         billing_address: input.billing_address ? toAddress(input.billing_address) : null,
         promo_codes: input.promo_codes ?? [],
-      });
-      return row!;
+      }))!;
     },
 
     /** The cart with its live lines and methods: one statement, whatever the cart's size. */
-    async load(id: string): Promise<CartState> {
-      const found = await q.withLines(id);
-      if (!found) throw notFound(id);
-      return found;
-    },
+    load: async (id: string): Promise<CartState> => found(await q.withLines(id), id),
 
     /** The cart's own row (no lines nor methods): one query, for access checks and its state. */
-    async retrieve(id: string): Promise<CartRow> {
-      const row = await q.byId({ id });
-      if (!row) throw notFound(id);
-      return row;
-    },
+    retrieve: async (id: string): Promise<CartRow> => found(await q.byId({ id }), id),
 
     /**
      * Marks the cart completed if it is still the cart checked at `checkedUpdatedAt` (its
@@ -152,50 +143,26 @@ export function createCartService() {
     async lock(id: string): Promise<CartState> {
       // The row as the lock found it (the latest committed version), and the lines and methods
       // read after the lock is held, so the state cannot change underneath the caller.
-      const found = await q.lockWithLines(id);
-      if (!found) throw notFound(id);
-      return found;
+      return found(await q.lockWithLines(id), id);
     },
 
     /** Updates cart fields; addresses are given as input (a new address id each time) or null. */
-    async update(
-      id: string,
-      input: Partial<
-        Pick<
-          CartRow,
-          | "region_id"
-          | "sales_channel_id"
-          | "currency_code"
-          | "email"
-          | "locale"
-          | "customer_id"
-          | "metadata"
-          | "promo_codes"
-          | "completed_at"
-        >
-      > & {
-        shipping_address?: CartAddressInput | null;
-        billing_address?: CartAddressInput | null;
-      },
-    ): Promise<CartRow> {
+    async update(id: string, input: Partial<CartInsert> & Pick<Partial<CartRow>, "completed_at">): Promise<CartRow> {
       const { shipping_address, billing_address, ...fields } = input;
       const set: Partial<CartRow> = { ...fields, updated_at: new Date() };
       if (fields.currency_code) set.currency_code = fields.currency_code.toLowerCase();
       if (shipping_address !== undefined) set.shipping_address = shipping_address ? toAddress(shipping_address) : null;
       if (billing_address !== undefined) set.billing_address = billing_address ? toAddress(billing_address) : null;
-      const row = await q.update({ ...set, where_id: id });
-      if (!row) throw notFound(id);
-      return row;
+      return found(await q.update({ ...set, where_id: id }), id);
     },
 
     async addItem(cartId: string, input: LineItemInsert): Promise<CartLineItemRow> {
-      const row = await q.insertItem({
+      return (await q.insertItem({
         ...input,
         id: generateId("cali"),
         cart_id: cartId,
         metadata: input.metadata ?? null,
-      });
-      return row!;
+      }))!;
     },
 
     async updateItem(
@@ -289,8 +256,10 @@ export function createCartService() {
 
 export type CartService = ReturnType<typeof createCartService>;
 
-function notFound(id: string) {
-  return errors.notFound(`Cart with id: ${id} was not found`);
+/** `row`, or `not_found` when there is no cart `id`. */
+function found<T>(row: T | undefined, id: string): T {
+  if (!row) throw errors.notFound(`Cart with id: ${id} was not found`);
+  return row;
 }
 
 /** A stored address from request input: every field present (null when not given), lower-case country. */

@@ -65,17 +65,12 @@ export const CartCreate = Strict({
 });
 export type CartCreate = Static<typeof CartCreate>;
 
-/** Body of `POST /store/carts/{id}`. */
+/** Body of `POST /store/carts/{id}`: the create's fields, and the email and addresses may be cleared. */
 export const CartUpdate = Strict({
-  region_id: Type.Optional(Id({ minLength: 1 })),
-  sales_channel_id: Type.Optional(Id({ minLength: 1 })),
-  currency_code: Type.Optional(CurrencyCode()),
+  ...CartCreate.properties,
   email: Type.Optional(Type.Union([Email(), Type.Null()])),
-  locale: Type.Optional(Type.Union([LocaleCode(), Type.Null()])),
-  metadata: OptionalMetadata(),
   shipping_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
   billing_address: Type.Optional(Type.Union([CartAddressInput, Type.Null()])),
-  promo_codes: Type.Optional(PromoCodeList),
 });
 export type CartUpdate = Static<typeof CartUpdate>;
 

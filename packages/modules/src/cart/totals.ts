@@ -41,12 +41,7 @@ export interface TotalsLineInput {
 }
 
 /** A shipping method's money inputs. */
-export interface TotalsShippingInput {
-  amount: number;
-  is_tax_inclusive: boolean;
-  tax_rates: readonly number[];
-  discounts: readonly number[];
-}
+export type TotalsShippingInput = Omit<TotalsLineInput, "unit_price" | "quantity"> & { amount: number };
 
 /** The computed money of one line or shipping method. */
 export interface LineTotals {
@@ -94,20 +89,15 @@ export function computeTotals(input: {
   const items = input.items.map((item) => lineTotals(lineGross(item), item));
   const shipping_methods = input.shipping_methods.map((method) => lineTotals(method.amount, method));
   const sum = (lines: LineTotals[], key: keyof LineTotals) => addMoney(...lines.map((line) => line[key]));
-  const item = {
-    subtotal: sum(items, "subtotal"),
-    discount: sum(items, "discount_total"),
-    tax: sum(items, "tax_total"),
-    total: sum(items, "total"),
-    original: sum(items, "original_total"),
-  };
-  const ship = {
-    subtotal: sum(shipping_methods, "subtotal"),
-    discount: sum(shipping_methods, "discount_total"),
-    tax: sum(shipping_methods, "tax_total"),
-    total: sum(shipping_methods, "total"),
-    original: sum(shipping_methods, "original_total"),
-  };
+  const sums = (lines: LineTotals[]) => ({
+    subtotal: sum(lines, "subtotal"),
+    discount: sum(lines, "discount_total"),
+    tax: sum(lines, "tax_total"),
+    total: sum(lines, "total"),
+    original: sum(lines, "original_total"),
+  });
+  const item = sums(items);
+  const ship = sums(shipping_methods);
   return {
     items,
     shipping_methods,
@@ -129,10 +119,7 @@ export function computeTotals(input: {
   };
 }
 
-function lineTotals(
-  gross: number,
-  line: { is_tax_inclusive: boolean; tax_rates: readonly number[]; discounts: readonly number[] },
-): LineTotals {
+function lineTotals(gross: number, line: Omit<TotalsShippingInput, "amount">): LineTotals {
   assertAmount(gross, "amount");
   for (const d of line.discounts) assertAmount(d, "discount");
   const rate = rateInMilli(line.tax_rates);

@@ -234,11 +234,7 @@ export function createCustomerService() {
      * Adds and removes members in one transaction. Every id must be a live customer, else
      * `invalid_data` and nothing changes. Adding a member twice is a no-op.
      */
-    async updateGroupCustomers(
-      groupId: string,
-      change: MembershipChange,
-      context: Author = {},
-    ): Promise<CustomerGroupRow> {
+    async updateGroupCustomers(groupId: string, change: MembershipChange, context: Author = {}) {
       return transaction(async () => {
         const group = await service.retrieveGroup(groupId);
         await changeMemberships({ customer_group_id: groupId }, change, context.created_by ?? null);
@@ -251,11 +247,7 @@ export function createCustomerService() {
      * adds and removes groups in one transaction. Every group id must be a live group, else
      * `invalid_data` and nothing changes; an unknown customer is `not_found`.
      */
-    async updateCustomerGroups(
-      customerId: string,
-      change: MembershipChange,
-      context: Author = {},
-    ): Promise<CustomerDetail> {
+    async updateCustomerGroups(customerId: string, change: MembershipChange, context: Author = {}) {
       await transaction(async () => {
         await q.lock(customerId);
         await changeMemberships({ customer_id: customerId }, change, context.created_by ?? null);

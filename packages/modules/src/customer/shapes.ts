@@ -37,8 +37,6 @@ const addressFields = {
   metadata: OptionalMetadata(),
 };
 const Required = () => Title({ minLength: 1 });
-// Upper case is accepted and stored lower case.
-const Country = CountryCode;
 
 /** Body of an address create: `address_1`, `city`, `postal_code`, `country_code` are required. */
 export const AddressCreate = Strict({
@@ -46,7 +44,8 @@ export const AddressCreate = Strict({
   address_1: Required(),
   city: Required(),
   postal_code: Required(),
-  country_code: Country(),
+  // Upper case is accepted and stored lower case.
+  country_code: CountryCode(),
 });
 export type AddressCreate = Static<typeof AddressCreate>;
 

@@ -14,13 +14,7 @@ export function createRefundReasonService() {
   return {
     create: (input: RefundReasonCreate): Promise<RefundReasonRow> =>
       q.insert(
-        {
-          id: generateId("refr"),
-          label: input.label,
-          code: input.code,
-          description: input.description ?? null,
-          metadata: input.metadata ?? null,
-        },
+        { ...input, id: generateId("refr"), description: input.description ?? null, metadata: input.metadata ?? null },
         taken(input.code),
       ),
     retrieve: q.retrieve,

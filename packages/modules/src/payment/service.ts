@@ -442,10 +442,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           q.addAuthorized({ id: collectionId, amount: session.amount, now }),
         ]);
         // Taken with the authorization (automatic capture): its capture is recorded with it.
-        if (captured) {
-          await q.insertCapture({ id: generateId("capt"), payment_id: row!.id, amount: session.amount });
-          await q.addToCollection(collectionId, "captured_amount", session.amount);
-        }
+        if (captured) await recordCapture(row!, session.amount);
         return row;
       });
       return created ?? paymentOfSession();
@@ -554,14 +551,8 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           amount,
           idempotencyKey: options.idempotencyKey ?? `capture:${paymentId}:${captured}`,
         });
-        await q.insertCapture({
-          id: generateId("capt"),
-          payment_id: paymentId,
-          amount,
-          created_by: options.created_by ?? null,
-        });
+        await recordCapture(row, amount, options.created_by);
         if (amount === left) await q.setPayment(paymentId, { captured_at: new Date() });
-        await q.addToCollection(row.payment_collection_id, "captured_amount", amount);
         return q.paymentWithMovements(paymentId);
       });
     },
@@ -592,15 +583,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
           amount: options.amount,
           idempotencyKey: options.idempotencyKey ?? `refund:${paymentId}:${refunded}`,
         });
-        await q.insertRefund({
-          id: generateId("ref"),
-          payment_id: paymentId,
-          amount: options.amount,
-          note: options.note ?? null,
-          refund_reason_id: options.refund_reason_id ?? null,
-          created_by: options.created_by ?? null,
-        });
-        await q.addToCollection(row.payment_collection_id, "refunded_amount", options.amount);
+        await recordRefund(row, options.amount, options);
         return q.paymentWithMovements(paymentId);
       });
     },
@@ -649,13 +632,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
         const [captured, refunded] = await Promise.all([q.captured(paymentId), q.refunded(paymentId)]);
         const missing = Math.min(refundedTotal, captured) - refunded;
         if (missing <= 0) return 0;
-        await q.insertRefund({
-          id: generateId("ref"),
-          payment_id: paymentId,
-          amount: missing,
-          note: `Refunded at ${row.provider_id}`,
-        });
-        await q.addToCollection(row.payment_collection_id, "refunded_amount", missing);
+        await recordRefund(row, missing, { note: `Refunded at ${row.provider_id}` });
         return missing;
       });
     },
@@ -729,6 +706,22 @@ async function foundPayment(id: string, read: (v: { id: string }) => Promise<Pay
   const row = await read({ id });
   if (!row) throw errors.notFound(`Payment with id: ${id} was not found`);
   return row;
+}
+
+/** Records a capture of `amount` of the payment, added to its collection's captured amount. */
+async function recordCapture(row: PaymentRow, amount: number, created_by?: string): Promise<void> {
+  await q.insertCapture({ id: generateId("capt"), payment_id: row.id, amount, created_by });
+  await q.addToCollection(row.payment_collection_id, "captured_amount", amount);
+}
+
+/** Records a refund of `amount` of the payment (why, and by whom), added to its collection's refunded amount. */
+async function recordRefund(
+  row: PaymentRow,
+  amount: number,
+  { note, refund_reason_id, created_by }: { note?: string; refund_reason_id?: string; created_by?: string },
+): Promise<void> {
+  await q.insertRefund({ id: generateId("ref"), payment_id: row.id, amount, note, refund_reason_id, created_by });
+  await q.addToCollection(row.payment_collection_id, "refunded_amount", amount);
 }
 
 /** What a provider call says of a session or payment: its amount, currency and provider data. */

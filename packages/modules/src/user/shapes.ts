@@ -1,10 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Email, OptionalMetadata, Title, Strict } from "@kasse/core";
-import { type ListFilters } from "@kasse/db";
+import { TimestampView, type ListFilters } from "@kasse/db";
 
-/** Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id). */
-/** A timestamp in a response schema: a `Date` in code, ISO 8601 on the wire. */
-const Timestamp = () => Type.Unsafe<Date>({ type: "string", format: "date-time" });
+// Admin users. Their credentials live in the auth module (an identity whose `app_metadata.user_id` is the user's id).
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]));
@@ -29,9 +27,9 @@ export type UserUpdate = Static<typeof UserUpdate>;
 /** What a user's and an invite's views end with: their metadata and times. */
 const recordFields = {
   metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
-  created_at: Type.Optional(Timestamp()),
-  updated_at: Type.Optional(Timestamp()),
-  deleted_at: Type.Optional(Type.Union([Timestamp(), Type.Null()])),
+  created_at: Type.Optional(TimestampView()),
+  updated_at: Type.Optional(TimestampView()),
+  deleted_at: Type.Optional(Type.Union([TimestampView(), Type.Null()])),
 };
 
 /** A user as the API answers it: the listed fields only. */
@@ -56,8 +54,8 @@ export type InviteCreate = Static<typeof InviteCreate>;
 /** Body of `POST /admin/invites/accept`: the new user's names; `email`, when sent, must be the invite's. */
 export const InviteAccept = Strict({
   email: Nullable(Email()),
-  first_name: Nullable(Title({ maxLength: 200 })),
-  last_name: Nullable(Title({ maxLength: 200 })),
+  first_name: profile.first_name,
+  last_name: profile.last_name,
 });
 export type InviteAccept = Static<typeof InviteAccept>;
 
@@ -67,7 +65,7 @@ export const InviteView = Type.Object({
   email: Type.Optional(Type.String()),
   accepted: Type.Optional(Type.Boolean()),
   token: Type.Optional(Type.String()),
-  expires_at: Type.Optional(Timestamp()),
+  expires_at: Type.Optional(TimestampView()),
   ...recordFields,
 });
 
