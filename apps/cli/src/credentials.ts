@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { errors } from "@kasse/core";
-import { actorIdOf, EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
+import { errors, normalizeEmail } from "@kasse/core";
+import { actorIdOf, EMAILPASS } from "@kasse/modules/auth";
 import type { Modules } from "@kasse/modules";
 
 // The first start prints the admin login and the publishable key once; these commands give them

@@ -5,6 +5,7 @@ export { generateId } from "./ids";
 export { providerRegistry, type ProviderRegistry } from "./registry";
 export { ISO_CURRENCY_CODES, isCurrencyCode } from "./currencies";
 export { deriveKey, seal, unseal } from "./sealed";
+export { hashSecret } from "./secret-hash";
 export { REDACTED, scrubText, scrubValue, scrubError } from "./redact";
 export {
   MAX_LENGTH,
@@ -15,6 +16,7 @@ export {
   HANDLE_PATTERN,
   PATTERN_MESSAGES,
   isEmailAddress,
+  normalizeEmail,
   Id,
   Code,
   Title,

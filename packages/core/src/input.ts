@@ -86,6 +86,9 @@ const emailAddress = new RegExp(EMAIL_PATTERN);
 /** Whether `value` is an email address as {@link Email} takes it (and at most 320 characters). */
 export const isEmailAddress = (value: string): boolean => value.length <= MAX_LENGTH.email && emailAddress.test(value);
 
+/** Emails are compared case-insensitively: stored, and looked up, trimmed and lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
 const bounded =
   (maxLength: number) =>
   (options: StringOptions = {}) =>

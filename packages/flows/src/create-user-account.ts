@@ -1,7 +1,7 @@
-import { errors, isEmailAddress } from "@kasse/core";
+import { errors, isEmailAddress, normalizeEmail } from "@kasse/core";
 import { type Engine } from "@kasse/workflows";
 import { workflow } from "./definitions";
-import { linkActorStep, normalizeEmail } from "@kasse/modules/auth";
+import { linkActorStep } from "@kasse/modules/auth";
 import { createUserStep } from "@kasse/modules/user";
 import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";
 

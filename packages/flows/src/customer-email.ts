@@ -1,8 +1,8 @@
-import { errors } from "@kasse/core";
+import { errors, normalizeEmail } from "@kasse/core";
 import type { Modules } from "@kasse/modules";
 import { type Engine } from "@kasse/workflows";
 import { workflow } from "./definitions";
-import { claimEmailChangeStep, linkedActorTypes, normalizeEmail, takeEmailpassAddressStep } from "@kasse/modules/auth";
+import { claimEmailChangeStep, linkedActorTypes, takeEmailpassAddressStep } from "@kasse/modules/auth";
 import { setCustomerEmailStep } from "@kasse/modules/customer";
 import { endUnprovenClaims } from "./email-takeover";
 import { sendNotification } from "./send-notification";

@@ -1,7 +1,7 @@
-import { errors, isKasseError } from "@kasse/core";
+import { errors, isKasseError, normalizeEmail } from "@kasse/core";
 import { type Engine } from "@kasse/workflows";
 import { workflow } from "./definitions";
-import { linkActorStep, normalizeEmail, purgeIdentitiesStep, registrantStep } from "@kasse/modules/auth";
+import { linkActorStep, purgeIdentitiesStep, registrantStep } from "@kasse/modules/auth";
 import { createCustomerStep, type CustomerCreate } from "@kasse/modules/customer";
 import { createEmailpassIdentity, hashAccountPassword } from "./emailpass-account";
 import { endUnprovenClaims } from "./email-takeover";

@@ -1,2 +1,2 @@
-export { createApiKeyService, hashToken, type ApiKeyService, type ApiKeyDetails } from "./service";
+export { createApiKeyService, type ApiKeyService, type ApiKeyDetails } from "./service";
 export * from "./shapes";

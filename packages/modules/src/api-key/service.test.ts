@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { queryRows } from "@kasse/db";
 import { failure, useTestDatabase } from "@kasse/db/testing";
-import { createApiKeyService, hashToken } from "./service";
+import { hashSecret } from "@kasse/core";
+import { createApiKeyService } from "./service";
 
 const database = useTestDatabase();
 // Built once, like the composition root builds it: no handle; each call runs on the current one.
@@ -31,7 +32,7 @@ describe("api key service", () => {
       database.db,
       sql`select token, token_hash from api_key where id = ${created.id}`,
     );
-    expect(row).toEqual({ token: null, token_hash: hashToken(created.token) });
+    expect(row).toEqual({ token: null, token_hash: hashSecret(created.token) });
     const again = await keys.retrieve(created.id);
     expect(again).not.toHaveProperty("token");
     expect(again).not.toHaveProperty("token_hash");

@@ -1,12 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
-import { errors, generateId } from "@kasse/core";
+import { randomBytes } from "node:crypto";
+import { errors, generateId, hashSecret } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { apiKeyQueries as q } from "./queries";
 import type { ApiKeyRow } from "./schema";
 import type { ApiKeyCreate, ApiKeyFilters, ApiKeySalesChannels, ApiKeyUpdate } from "./shapes";
-
-/** sha256 of a token: keys are looked up by it, never by the token itself. */
-export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /** `sk_abc***xyz`: enough to recognise a key, useless to use it. */
 const redact = (token: string): string => `${token.slice(0, 6)}***${token.slice(-3)}`;
@@ -83,7 +80,7 @@ export function createApiKeyService() {
       const created = await q.insert({
         id: generateId(ID_PREFIX),
         token: input.type === "publishable" ? token : null,
-        token_hash: hashToken(token),
+        token_hash: hashSecret(token),
         redacted: redact(token),
         title: input.title,
         type: input.type,
@@ -159,7 +156,7 @@ export function createApiKeyService() {
      * checks (the user module owns users), so a key dies with its maker's access.
      */
     async verifySecret(token: string): Promise<Pick<ApiKeyRow, "id" | "created_by"> | null> {
-      const found = await q.activeByHash({ hash: hashToken(token), type: "secret", now: clock().now });
+      const found = await q.activeByHash({ hash: hashSecret(token), type: "secret", now: clock().now });
       if (!found) return null;
       let maker = found.created_by;
       for (let depth = 0; isApiKeyId(maker); depth++) {
@@ -178,7 +175,7 @@ export function createApiKeyService() {
 
     /** The active publishable key with this token and its sales channel ids, or null. */
     async resolvePublishable(token: string): Promise<{ id: string; sales_channel_ids: string[] } | null> {
-      const found = await q.activeByHash({ hash: hashToken(token), type: "publishable", now: clock().now });
+      const found = await q.activeByHash({ hash: hashSecret(token), type: "publishable", now: clock().now });
       if (!found) return null;
       return { id: found.id, sales_channel_ids: (await channelsOf([found.id])).get(found.id) ?? [] };
     },

@@ -12,7 +12,7 @@ export {
   type SignIn,
 } from "./service";
 export { MFA_CHALLENGE, MFA_CODE_REQUIRED, type MfaChallenge, type MfaFactor, type MfaService } from "./mfa";
-export { emailpassProvider, normalizeEmail, invalidCredentials, EMAILPASS } from "./providers/emailpass";
+export { emailpassProvider, invalidCredentials, EMAILPASS } from "./providers/emailpass";
 export type { AuthProvider, AuthResult, IdentityStore, ProviderInput } from "./providers/types";
 export {
   hashPassword,

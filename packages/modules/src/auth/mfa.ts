@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { deriveKey, errors, generateId, KasseError, seal, unseal } from "@kasse/core";
+import { deriveKey, errors, generateId, hashSecret, KasseError, seal, unseal } from "@kasse/core";
 import { isUniqueViolation, transaction } from "@kasse/db";
-import { sha256 } from "./one-time-tokens";
 import { authQueries as q } from "./queries";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUrl } from "./totp";
 import type { MfaChallengeRow, MfaFactorRow } from "./schema";
@@ -32,7 +31,7 @@ const challengeView = ({ auth_identity_id: _id, completed_at: _done, created_at:
   rest;
 
 /** Recovery codes are random (50 bits each), so a plain SHA-256 of the normalised code is enough. */
-const hashRecoveryCode = (code: string) => sha256(code.toLowerCase().replace(/[^a-z0-9]/g, ""));
+const hashRecoveryCode = (code: string) => hashSecret(code.toLowerCase().replace(/[^a-z0-9]/g, ""));
 const newRecoveryCode = () => {
   const text = base32Encode(randomBytes(7)).slice(0, 10).toLowerCase();
   return `${text.slice(0, 5)}-${text.slice(5)}`;

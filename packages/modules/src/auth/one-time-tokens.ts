@@ -1,11 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { generateId } from "@kasse/core";
+import { randomBytes } from "node:crypto";
+import { generateId, hashSecret } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { authQueries as q, type TokenMatch } from "./queries";
 import type { OneTimeTokenKind, OneTimeTokenRow } from "./schema";
-
-/** The hex SHA-256 of a secret: what is stored of it. */
-export const sha256 = (secret: string): string => createHash("sha256").update(secret).digest("hex");
 
 /**
  * Issues and consumes one-time tokens: single-use, expiring secrets of the auth flows (password
@@ -40,7 +37,7 @@ export function createOneTimeTokenService() {
       const [row] = await q.insertToken({
         id: generateId("otok"),
         kind: input.kind,
-        token_hash: sha256(secret),
+        token_hash: hashSecret(secret),
         actor_type: input.actor_type,
         provider: input.provider,
         auth_identity_id: input.auth_identity_id ?? null,
@@ -56,7 +53,7 @@ export function createOneTimeTokenService() {
      * `where`; otherwise null and nothing changes. Atomic: one UPDATE decides.
      */
     async consume(kind: OneTimeTokenKind, secret: string, where: TokenMatch = {}): Promise<OneTimeTokenRow | null> {
-      return (await q.consumeToken({ ...where, kind, token_hash: sha256(secret) })) ?? null;
+      return (await q.consumeToken({ ...where, kind, token_hash: hashSecret(secret) })) ?? null;
     },
 
     /** Makes a consumed token usable again until it expires (the undo of {@link consume} when what it allowed failed). */

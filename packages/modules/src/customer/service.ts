@@ -1,4 +1,4 @@
-import { errors, generateId } from "@kasse/core";
+import { errors, generateId, normalizeEmail } from "@kasse/core";
 import { groupBy, transaction, type ListPaging } from "@kasse/db";
 import { customerQueries as q } from "./queries";
 import type { CustomerAddressRow, CustomerGroupRow, CustomerRow } from "./schema";
@@ -37,8 +37,6 @@ type MembershipChange = { add?: string[]; remove?: string[] };
 function companyOf(input: { company?: string | null; company_name?: string | null }): string | null | undefined {
   return input.company !== undefined ? input.company : input.company_name;
 }
-
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The answer to an email change by update, on a registered customer: how to change it instead. */
 const EMAIL_CHANGE_NEEDS_PROOF =

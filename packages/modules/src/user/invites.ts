@@ -1,15 +1,13 @@
-import { createHash, randomBytes } from "node:crypto";
-import { errors, generateId } from "@kasse/core";
+import { randomBytes } from "node:crypto";
+import { errors, generateId, hashSecret, normalizeEmail } from "@kasse/core";
 import { isUniqueViolation, type ListPaging } from "@kasse/db";
 import { inviteQueries as q, userQueries } from "./queries";
-import { normalizeEmail, withNormalizedEmail } from "./service";
+import { withNormalizedEmail } from "./service";
 import type { InviteRow } from "./schema";
 import type { InviteCreate, InviteFilters } from "./shapes";
 
 /** How long an invite can be accepted: 7 days from its creation or its last resend. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
-
-const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** An invite as the API shows it: never its hash. */
 export type InviteDetails = Omit<InviteRow, "token_hash">;
@@ -36,7 +34,7 @@ export function createInviteService() {
         const created = await q.insert({
           id: generateId("invite"),
           email,
-          token_hash: sha256(secret),
+          token_hash: hashSecret(secret),
           expires_at: new Date(Date.now() + INVITE_TTL_MS),
           metadata: input.metadata ?? null,
         });
@@ -58,7 +56,7 @@ export function createInviteService() {
     async resend(id: string): Promise<{ invite: InviteDetails; secret: string }> {
       const secret = randomBytes(32).toString("base64url");
       const expires_at = new Date(Date.now() + INVITE_TTL_MS);
-      const updated = await q.renew({ id, token_hash: sha256(secret), expires_at, at: new Date() });
+      const updated = await q.renew({ id, token_hash: hashSecret(secret), expires_at, at: new Date() });
       if (!updated) {
         await q.retrieve(id);
         throw errors.invalidData(`Invite with id: ${id} was already accepted`);
@@ -71,7 +69,7 @@ export function createInviteService() {
 
     /** The invite a secret belongs to if it can still be accepted (live, not accepted, unexpired), else null. */
     async findOpen(secret: string): Promise<InviteDetails | null> {
-      const found = await q.openByHash({ token_hash: sha256(secret) });
+      const found = await q.openByHash({ token_hash: hashSecret(secret) });
       return found ? details(found) : null;
     },
 

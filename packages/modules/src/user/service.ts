@@ -1,11 +1,8 @@
-import { generateId } from "@kasse/core";
+import { generateId, normalizeEmail } from "@kasse/core";
 import type { ListPaging } from "@kasse/db";
 import { userQueries as q } from "./queries";
 import type { UserRow } from "./schema";
 import type { UserCreate, UserFilters, UserUpdate } from "./shapes";
-
-/** Emails are compared case-insensitively: stored trimmed and lower case. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** A list's filters with their `email` values normalized. */
 export const withNormalizedEmail = <F extends { email?: string[] }>(filters: F): F =>

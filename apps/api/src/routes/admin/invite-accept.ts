@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { errors } from "@kasse/core";
-import { EMAILPASS, normalizeEmail } from "@kasse/modules/auth";
+import { normalizeEmail } from "@kasse/core";
+import { EMAILPASS } from "@kasse/modules/auth";
 import { InviteAccept, UserView } from "@kasse/modules/user";
 import { acceptInviteWorkflow } from "@kasse/flows";
 import type { App } from "../../app-type";

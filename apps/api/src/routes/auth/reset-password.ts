@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { Email, errors, Password } from "@kasse/core";
-import { ActorType, actorIdOf, EMAILPASS, hasProven, normalizeEmail } from "@kasse/modules/auth";
+import { Email, errors, normalizeEmail, Password } from "@kasse/core";
+import { ActorType, actorIdOf, EMAILPASS, hasProven } from "@kasse/modules/auth";
 import { issuePasswordReset, sendNotification } from "@kasse/flows";
 import type { App } from "../../app-type";
 

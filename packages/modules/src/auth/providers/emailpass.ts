@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { errors } from "@kasse/core";
+import { errors, normalizeEmail } from "@kasse/core";
 import {
   DEFAULT_SCRYPT,
   hashNewPassword,
@@ -15,9 +15,6 @@ export const EMAILPASS = "emailpass";
 
 /** The one answer to a wrong email or a wrong password (contract: `invalid_data`, 400). */
 export const invalidCredentials = () => errors.invalidData("Invalid email or password");
-
-/** Emails are compared case-insensitively: stored trimmed and lower case. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 function credentials(body: Record<string, unknown>): { email: string; password: string } {
   const { email, password } = body;
