@@ -92,6 +92,18 @@ const restoreRowsOf = (table: ZoneTable) =>
   statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
     db.update(table).set({ deleted_at: null, updated_at: v.at }).where(inList(table.id, v.ids)),
   );
+/** Soft-deletes the live rows of the table that `where` picks; the ids deleted. */
+const softDeleteRowsOf = <V extends Record<string, unknown>>(
+  table: ZoneTable,
+  where: (v: Placeholders<V>) => SQL | undefined,
+) =>
+  statement((v: Placeholders<V & { at: Date }>) =>
+    db
+      .update(table)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(where(v), isNull(table.deleted_at)))
+      .returning({ id: table.id }),
+  );
 const restoreSets = restoreRowsOf(fulfillmentSet);
 const restoreZones = restoreRowsOf(serviceZone);
 const restoreGeoZones = restoreRowsOf(geoZone);
@@ -273,36 +285,20 @@ export const fulfillmentQueries = {
       .where(and(eq(fulfillmentSet.stock_location_id, v.id), sets.live)),
   ),
   /** Soft-deletes the live sets `ids`; the ids deleted. */
-  deleteSets: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(fulfillmentSet)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(fulfillmentSet.id, v.ids), sets.live))
-      .returning({ id: fulfillmentSet.id }),
+  deleteSets: softDeleteRowsOf(fulfillmentSet, (v: Placeholders<{ ids: string[] }>) =>
+    inList(fulfillmentSet.id, v.ids),
   ),
   /** Soft-deletes the live zones of the sets `set_ids` and those of `zone_ids`; the ids deleted. */
-  deleteZones: statement((v: Placeholders<{ set_ids: string[]; zone_ids: string[]; at: Date }>) =>
-    db
-      .update(serviceZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(liveZone, or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids))))
-      .returning({ id: serviceZone.id }),
+  deleteZones: softDeleteRowsOf(serviceZone, (v: Placeholders<{ set_ids: string[]; zone_ids: string[] }>) =>
+    or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids)),
   ),
   /** Soft-deletes the live geo zones of the zones `ids`; the ids deleted. */
-  deleteGeoZonesOf: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(geoZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
-      .returning({ id: geoZone.id }),
+  deleteGeoZonesOf: softDeleteRowsOf(geoZone, (v: Placeholders<{ ids: string[] }>) =>
+    inList(geoZone.service_zone_id, v.ids),
   ),
   /** Soft-deletes the live options of the zones `ids`; the ids deleted. */
-  deleteOptionsOfZones: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(shippingOption)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
-      .returning({ id: shippingOption.id }),
+  deleteOptionsOfZones: softDeleteRowsOf(shippingOption, (v: Placeholders<{ ids: string[] }>) =>
+    inList(shippingOption.service_zone_id, v.ids),
   ),
   /** Makes the rows deleted live again. */
   async restore(ids: { set_ids: string[]; zone_ids: string[]; geo_zone_ids: string[]; option_ids: string[] }) {
@@ -318,11 +314,8 @@ export const fulfillmentQueries = {
   updateZone: zones.update,
   insertGeoZones: insertRows(geoZone),
   /** Soft-deletes the zone's live geo zones but those `kept` (an empty list keeps none). */
-  deleteGeoZonesBut: statement((v: Placeholders<{ zone_id: string; kept: string[]; at: Date }>) =>
-    db
-      .update(geoZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(eq(geoZone.service_zone_id, v.zone_id), liveGeoZone, sql`not ${inList(geoZone.id, v.kept)}`)),
+  deleteGeoZonesBut: softDeleteRowsOf(geoZone, (v: Placeholders<{ zone_id: string; kept: string[] }>) =>
+    and(eq(geoZone.service_zone_id, v.zone_id), sql`not ${inList(geoZone.id, v.kept)}`),
   ),
   /** Sets every column of the geo zone. */
   updateGeoZone: statement((v: Placeholders<GeoZoneValues & { id: string; updated_at: Date }>) =>
