@@ -174,10 +174,7 @@ export const fulfillmentQueries = {
     (p) => p.shipping_option_id,
   ),
   insertOptions: insertRows(shippingOption),
-  /** Sets `changes` on the option. */
-  updateOption: async (id: string, changes: Partial<typeof shippingOption.$inferInsert>): Promise<void> => {
-    await db.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
-  },
+  updateOption: options.update,
   insertPrices: insertRows(shippingOptionPrice),
   deletePricesOf: statement((v: Placeholders<{ id: string }>) =>
     db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
