@@ -22,11 +22,7 @@ import {
   shippingOptionPrice,
   shippingOptionType,
   shippingProfile,
-  type FulfillmentItemRow,
   type FulfillmentRow,
-  type GeoZoneRow,
-  type ServiceZoneRow,
-  type ShippingOptionPriceRow,
   type ShippingOptionRow,
   type FulfillmentDate,
 } from "./schema";
@@ -44,45 +40,25 @@ const types = liveRecords(shippingOptionType, "Shipping option type", {
 const sets = liveRecords(fulfillmentSet, "Fulfillment set");
 const zones = liveRecords(serviceZone, "Service zone");
 
-const liveOption = isNull(shippingOption.deleted_at);
-const liveZone = isNull(serviceZone.deleted_at);
+const liveOption = options.live;
+const liveZone = zones.live;
 const liveGeoZone = isNull(geoZone.deleted_at);
 const liveFulfillment = isNull(fulfillment.deleted_at);
 
-// A cart's shipping options (listed, and chosen for a method): their rows, in the cart's region or
-// none, and their prices.
-const optionsInRegion = statement((v: Placeholders<{ region_id: string }>) =>
+// A cart's shipping options (listed, and chosen for a method): their rows, in the cart's region (none:
+// null) or none, and their prices.
+const optionsInRegion = statement((v: Placeholders<{ region_id: string | null }>) =>
   db
     .select()
     .from(shippingOption)
     .where(and(liveOption, or(eq(shippingOption.region_id, v.region_id), isNull(shippingOption.region_id))))
     .orderBy(shippingOption.created_at, shippingOption.id),
 );
-const optionsWithoutRegion = statement(() =>
-  db
-    .select()
-    .from(shippingOption)
-    .where(and(liveOption, isNull(shippingOption.region_id)))
-    .orderBy(shippingOption.created_at, shippingOption.id),
-);
-const pricesOfOptions = rowsOf(shippingOptionPrice, shippingOptionPrice.shipping_option_id, {
-  order: [asc(shippingOptionPrice.rank)],
-});
-const optionsOfZones = rowsOf(shippingOption, shippingOption.service_zone_id, {
-  where: liveOption,
-  order: [asc(shippingOption.created_at), asc(shippingOption.id)],
-});
-const zonesOfSets = rowsOf(serviceZone, serviceZone.fulfillment_set_id, {
-  where: liveZone,
-  order: [asc(serviceZone.created_at), asc(serviceZone.id)],
-});
-const geoZonesOf = rowsOf(geoZone, geoZone.service_zone_id, {
-  where: liveGeoZone,
-  order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
-});
-const itemsOfFulfillments = rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_id, {
-  order: [asc(fulfillmentItem.id)],
-});
+/** The rows `read` gives of the parents `ids` by parent id (every id has an entry; no statement without ids). */
+const byParent =
+  <R>(read: (ids: readonly string[]) => Promise<R[]>, parent: (row: R) => string) =>
+  async (ids: string[]): Promise<Map<string, R[]>> =>
+    groupBy(ids.length ? await read(ids) : [], parent, { keys: ids });
 
 /** The tables whose rows deleting a location's sets soft-deletes, and restoring it brings back. */
 type ZoneTable = typeof fulfillmentSet | typeof serviceZone | typeof geoZone | typeof shippingOption;
@@ -91,6 +67,18 @@ type ZoneTable = typeof fulfillmentSet | typeof serviceZone | typeof geoZone | t
 const restoreRowsOf = (table: ZoneTable) =>
   statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
     db.update(table).set({ deleted_at: null, updated_at: v.at }).where(inList(table.id, v.ids)),
+  );
+/** Soft-deletes the live rows of the table that `where` picks; the ids deleted. */
+const softDeleteRowsOf = <V extends Record<string, unknown>>(
+  table: ZoneTable,
+  where: (v: Placeholders<V>) => SQL | undefined,
+) =>
+  statement((v: Placeholders<V & { at: Date }>) =>
+    db
+      .update(table)
+      .set({ deleted_at: v.at, updated_at: v.at })
+      .where(and(where(v), isNull(table.deleted_at)))
+      .returning({ id: table.id }),
   );
 const restoreSets = restoreRowsOf(fulfillmentSet);
 const restoreZones = restoreRowsOf(serviceZone);
@@ -171,22 +159,22 @@ export const fulfillmentQueries = {
   softDeleteOption: options.softDelete,
   listOptions: options.listBy(optionConditions),
   /** The live options of the region (or of none, without one), oldest first. */
-  optionsInRegion: (regionId: string | null): Promise<ShippingOptionRow[]> =>
-    regionId ? optionsInRegion({ region_id: regionId }) : optionsWithoutRegion(),
+  optionsInRegion: (regionId: string | null): Promise<ShippingOptionRow[]> => optionsInRegion({ region_id: regionId }),
   /** The live options of the zones `ids`, oldest first, by zone id (every zone has an entry). */
-  async optionsOfZones(ids: string[]): Promise<Map<string, ShippingOptionRow[]>> {
-    if (ids.length === 0) return new Map();
-    return groupBy(await optionsOfZones(ids), (o) => o.service_zone_id!, { keys: ids });
-  },
+  optionsOfZones: byParent(
+    rowsOf(shippingOption, shippingOption.service_zone_id, {
+      where: liveOption,
+      order: [asc(shippingOption.created_at), asc(shippingOption.id)],
+    }),
+    (o) => o.service_zone_id!,
+  ),
   /** The prices of the options `ids` by option id, in rank order (every option has an entry). */
-  async pricesOf(ids: string[]): Promise<Map<string, ShippingOptionPriceRow[]>> {
-    return groupBy(ids.length ? await pricesOfOptions(ids) : [], (p) => p.shipping_option_id, { keys: ids });
-  },
+  pricesOf: byParent(
+    rowsOf(shippingOptionPrice, shippingOptionPrice.shipping_option_id, { order: [asc(shippingOptionPrice.rank)] }),
+    (p) => p.shipping_option_id,
+  ),
   insertOptions: insertRows(shippingOption),
-  /** Sets `changes` on the option. */
-  updateOption: async (id: string, changes: Partial<typeof shippingOption.$inferInsert>): Promise<void> => {
-    await db.update(shippingOption).set(changes).where(eq(shippingOption.id, id));
-  },
+  updateOption: options.update,
   insertPrices: insertRows(shippingOptionPrice),
   deletePricesOf: statement((v: Placeholders<{ id: string }>) =>
     db.delete(shippingOptionPrice).where(eq(shippingOptionPrice.shipping_option_id, v.id)),
@@ -248,15 +236,21 @@ export const fulfillmentQueries = {
     order: [asc(fulfillmentSet.created_at), asc(fulfillmentSet.id)],
   }),
   /** The live zones of the sets `ids`, oldest first, by set id (every set has an entry). */
-  async zonesOfSets(ids: string[]): Promise<Map<string, ServiceZoneRow[]>> {
-    if (ids.length === 0) return new Map();
-    return groupBy(await zonesOfSets(ids), (z) => z.fulfillment_set_id, { keys: ids });
-  },
+  zonesOfSets: byParent(
+    rowsOf(serviceZone, serviceZone.fulfillment_set_id, {
+      where: liveZone,
+      order: [asc(serviceZone.created_at), asc(serviceZone.id)],
+    }),
+    (z) => z.fulfillment_set_id,
+  ),
   /** The live geo zones of the zones `ids`, oldest first (those added together by country), by zone id. */
-  async geoZonesOf(ids: string[]): Promise<Map<string, GeoZoneRow[]>> {
-    if (ids.length === 0) return new Map();
-    return groupBy(await geoZonesOf(ids), (g) => g.service_zone_id, { keys: ids });
-  },
+  geoZonesOf: byParent(
+    rowsOf(geoZone, geoZone.service_zone_id, {
+      where: liveGeoZone,
+      order: [asc(geoZone.created_at), asc(geoZone.country_code), asc(geoZone.id)],
+    }),
+    (g) => g.service_zone_id,
+  ),
   /** The live zones among `ids` whose set is live, each with its set. */
   zonesWithSets: statement((v: Placeholders<{ ids: string[] }>) =>
     db
@@ -273,36 +267,20 @@ export const fulfillmentQueries = {
       .where(and(eq(fulfillmentSet.stock_location_id, v.id), sets.live)),
   ),
   /** Soft-deletes the live sets `ids`; the ids deleted. */
-  deleteSets: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(fulfillmentSet)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(fulfillmentSet.id, v.ids), sets.live))
-      .returning({ id: fulfillmentSet.id }),
+  deleteSets: softDeleteRowsOf(fulfillmentSet, (v: Placeholders<{ ids: string[] }>) =>
+    inList(fulfillmentSet.id, v.ids),
   ),
   /** Soft-deletes the live zones of the sets `set_ids` and those of `zone_ids`; the ids deleted. */
-  deleteZones: statement((v: Placeholders<{ set_ids: string[]; zone_ids: string[]; at: Date }>) =>
-    db
-      .update(serviceZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(liveZone, or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids))))
-      .returning({ id: serviceZone.id }),
+  deleteZones: softDeleteRowsOf(serviceZone, (v: Placeholders<{ set_ids: string[]; zone_ids: string[] }>) =>
+    or(inList(serviceZone.fulfillment_set_id, v.set_ids), inList(serviceZone.id, v.zone_ids)),
   ),
   /** Soft-deletes the live geo zones of the zones `ids`; the ids deleted. */
-  deleteGeoZonesOf: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(geoZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(geoZone.service_zone_id, v.ids), liveGeoZone))
-      .returning({ id: geoZone.id }),
+  deleteGeoZonesOf: softDeleteRowsOf(geoZone, (v: Placeholders<{ ids: string[] }>) =>
+    inList(geoZone.service_zone_id, v.ids),
   ),
   /** Soft-deletes the live options of the zones `ids`; the ids deleted. */
-  deleteOptionsOfZones: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db
-      .update(shippingOption)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(inList(shippingOption.service_zone_id, v.ids), liveOption))
-      .returning({ id: shippingOption.id }),
+  deleteOptionsOfZones: softDeleteRowsOf(shippingOption, (v: Placeholders<{ ids: string[] }>) =>
+    inList(shippingOption.service_zone_id, v.ids),
   ),
   /** Makes the rows deleted live again. */
   async restore(ids: { set_ids: string[]; zone_ids: string[]; geo_zone_ids: string[]; option_ids: string[] }) {
@@ -318,11 +296,8 @@ export const fulfillmentQueries = {
   updateZone: zones.update,
   insertGeoZones: insertRows(geoZone),
   /** Soft-deletes the zone's live geo zones but those `kept` (an empty list keeps none). */
-  deleteGeoZonesBut: statement((v: Placeholders<{ zone_id: string; kept: string[]; at: Date }>) =>
-    db
-      .update(geoZone)
-      .set({ deleted_at: v.at, updated_at: v.at })
-      .where(and(eq(geoZone.service_zone_id, v.zone_id), liveGeoZone, sql`not ${inList(geoZone.id, v.kept)}`)),
+  deleteGeoZonesBut: softDeleteRowsOf(geoZone, (v: Placeholders<{ zone_id: string; kept: string[] }>) =>
+    and(eq(geoZone.service_zone_id, v.zone_id), sql`not ${inList(geoZone.id, v.kept)}`),
   ),
   /** Sets every column of the geo zone. */
   updateGeoZone: statement((v: Placeholders<GeoZoneValues & { id: string; updated_at: Date }>) =>
@@ -369,10 +344,10 @@ export const fulfillmentQueries = {
     order: [asc(fulfillment.created_at), asc(fulfillment.id)],
   }),
   /** The items of the fulfillments `ids` by fulfillment id (every fulfillment has an entry). */
-  async itemsOf(ids: string[]): Promise<Map<string, FulfillmentItemRow[]>> {
-    if (ids.length === 0) return new Map();
-    return groupBy(await itemsOfFulfillments(ids), (i) => i.fulfillment_id, { keys: ids });
-  },
+  itemsOf: byParent(
+    rowsOf(fulfillmentItem, fulfillmentItem.fulfillment_id, { order: [asc(fulfillmentItem.id)] }),
+    (i) => i.fulfillment_id,
+  ),
   /** Sets one of a fulfillment's dates (a time or null) and, with `labels`, its labels. */
   markFulfillment: async (
     id: string,

@@ -25,12 +25,7 @@ import {
 } from "./zones";
 
 /** What {@link createFulfillmentService}'s `deleteSetsOfLocation` removed, for `restoreDeleted` to put back. */
-export interface DeletedZoneRecords {
-  set_ids: string[];
-  zone_ids: string[];
-  geo_zone_ids: string[];
-  option_ids: string[];
-}
+export type DeletedZoneRecords = Parameters<typeof q.restore>[0];
 
 /** A shipping option as the API shows it: the row plus its prices. */
 export type ShippingOption = ShippingOptionRow & { prices: Array<Omit<ShippingOptionPriceRow, "rank">> };

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   db,
   first,
@@ -39,44 +40,31 @@ const liveItem = isNull(inventoryItem.deleted_at);
 const liveLevel = isNull(inventoryLevel.deleted_at);
 const liveReservation = isNull(reservationItem.deleted_at);
 
-// A statement's placeholder where drizzle's types ask for a `Placeholder` (a limit): it is one.
-const asPlaceholder = (value: SQL) => value as unknown as Placeholder;
-
 /** The live level of an item at a location (`item`, `location`: its placeholders or values). */
 const levelAt = (item: SQL | string, location: SQL | string) =>
   and(eq(inventoryLevel.inventory_item_id, item), eq(inventoryLevel.location_id, location), liveLevel);
 
-/** Adds `quantity` to the level's reserved units, if that many are available (the guard: a backorder goes without it). */
-const addReservedTo = (guarded: boolean) =>
-  first(
-    statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-      db
-        .update(inventoryLevel)
-        .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`, updated_at: v.now })
-        .where(
-          and(
-            levelAt(v.item, v.location),
-            ...(guarded ? [sql`${inventoryLevel.available_quantity} >= ${v.quantity}`] : []),
-          ),
-        )
-        .returning({ id: inventoryLevel.id }),
-    ),
-  );
+/** `column` plus (`sign` 1) or minus (-1) `quantity`. */
+const moved = (column: AnyPgColumn, sign: 1 | -1, quantity: SQL) =>
+  sign > 0 ? sql`${column} + ${quantity}` : sql`${column} - ${quantity}`;
 
-/** Adds `quantity` (negative: removes) to the level's stock, never below zero, nor below what is reserved when `guarded`. */
-const adjustStockedTo = (guarded: boolean) =>
+/**
+ * Moves `quantity` units into (1) or out of (-1) the live level's stock and reserved units, as `move`
+ * names them, where the `guards` (given the quantity) hold; answers the level, if it moved.
+ */
+const moveAtLevel = (move: { stocked?: 1 | -1; reserved?: 1 | -1 }, guards: (quantity: SQL) => SQL[] = () => []) =>
   first(
     statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
       db
         .update(inventoryLevel)
-        .set({ stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`, updated_at: v.now })
-        .where(
-          and(
-            levelAt(v.item, v.location),
-            sql`${inventoryLevel.stocked_quantity} + ${v.quantity} >= 0`,
-            ...(guarded ? [sql`${inventoryLevel.available_quantity} + ${v.quantity} >= 0`] : []),
-          ),
-        )
+        .set({
+          ...(move.stocked && { stocked_quantity: moved(inventoryLevel.stocked_quantity, move.stocked, v.quantity) }),
+          ...(move.reserved && {
+            reserved_quantity: moved(inventoryLevel.reserved_quantity, move.reserved, v.quantity),
+          }),
+          updated_at: v.now,
+        })
+        .where(and(levelAt(v.item, v.location), ...guards(v.quantity)))
         .returning(),
     ),
   );
@@ -296,15 +284,12 @@ export const inventoryQueries = {
       ),
 
   // --- reservations and stock movements
-  addReservedIfAvailable: addReservedTo(true),
-  addReservedAnyway: addReservedTo(false),
+  /** Adds `quantity` to the level's reserved units, if that many are available. */
+  addReservedIfAvailable: moveAtLevel({ reserved: 1 }, (n) => [sql`${inventoryLevel.available_quantity} >= ${n}`]),
+  /** Adds `quantity` to the level's reserved units, available or not (a backorder). */
+  addReservedAnyway: moveAtLevel({ reserved: 1 }),
   /** Gives reserved units back; the CHECK on `reserved_quantity` makes an over-release fail loudly. */
-  removeReserved: statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-    db
-      .update(inventoryLevel)
-      .set({ reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`, updated_at: v.now })
-      .where(levelAt(v.item, v.location)),
-  ),
+  removeReserved: moveAtLevel({ reserved: -1 }),
   /** Inserts reservations (their ids given) in one statement and answers them. */
   insertReservations: insertRows<ReservationRow[]>(reservationItem, { returning: true }),
   /** The live reservation `id`. */
@@ -390,38 +375,19 @@ export const inventoryQueries = {
       .where(eq(reservationItem.id, v.id)),
   ),
   /** Fulfillment: takes units out of the level's stock and reserved units, if both hold that many (never below zero). */
-  takeFromLevel: first(
-    statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-      db
-        .update(inventoryLevel)
-        .set({
-          stocked_quantity: sql`${inventoryLevel.stocked_quantity} - ${v.quantity}`,
-          reserved_quantity: sql`${inventoryLevel.reserved_quantity} - ${v.quantity}`,
-          updated_at: v.now,
-        })
-        .where(
-          and(
-            levelAt(v.item, v.location),
-            sql`${inventoryLevel.stocked_quantity} >= ${v.quantity}`,
-            sql`${inventoryLevel.reserved_quantity} >= ${v.quantity}`,
-          ),
-        )
-        .returning({ id: inventoryLevel.id }),
-    ),
-  ),
+  takeFromLevel: moveAtLevel({ stocked: -1, reserved: -1 }, (n) => [
+    sql`${inventoryLevel.stocked_quantity} >= ${n}`,
+    sql`${inventoryLevel.reserved_quantity} >= ${n}`,
+  ]),
   /** Puts units back in the level's stock and reserved units. */
-  putBackInLevel: statement((v: Placeholders<{ item: string; location: string; quantity: number; now: Date }>) =>
-    db
-      .update(inventoryLevel)
-      .set({
-        stocked_quantity: sql`${inventoryLevel.stocked_quantity} + ${v.quantity}`,
-        reserved_quantity: sql`${inventoryLevel.reserved_quantity} + ${v.quantity}`,
-        updated_at: v.now,
-      })
-      .where(levelAt(v.item, v.location)),
-  ),
-  adjustStockedAboveReserved: adjustStockedTo(true),
-  adjustStockedAboveZero: adjustStockedTo(false),
+  putBackInLevel: moveAtLevel({ stocked: 1, reserved: 1 }),
+  /** Adds `quantity` (negative: removes) to the level's stock, never below zero nor below what is reserved. */
+  adjustStockedAboveReserved: moveAtLevel({ stocked: 1 }, (n) => [
+    sql`${inventoryLevel.stocked_quantity} + ${n} >= 0`,
+    sql`${inventoryLevel.available_quantity} + ${n} >= 0`,
+  ]),
+  /** Adds `quantity` (negative: removes) to the level's stock, never below zero. */
+  adjustStockedAboveZero: moveAtLevel({ stocked: 1 }, (n) => [sql`${inventoryLevel.stocked_quantity} + ${n} >= 0`]),
   /** A page of the live reservations matching the filters. */
   listReservations: (filters: ReservationFilters, page: ListPaging) => {
     const { id, inventory_item_id, location_id, line_item_id } = reservationItem;
@@ -543,7 +509,7 @@ export const inventoryQueries = {
         ),
       )
       .orderBy(inventoryLevel.id)
-      .limit(asPlaceholder(v.limit));
+      .limit(v.limit as unknown as Placeholder);
   }),
   /** The units the live reservations of each of the line items `ids` hold. */
   reservedForLines: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -563,6 +529,6 @@ export const inventoryQueries = {
       .from(reservationItem)
       .where(and(liveReservation, isNotNull(reservationItem.line_item_id), sql`${reservationItem.id} > ${v.after}`))
       .orderBy(reservationItem.id)
-      .limit(asPlaceholder(v.limit)),
+      .limit(v.limit as unknown as Placeholder),
   ),
 };

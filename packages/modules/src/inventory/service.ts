@@ -1,15 +1,7 @@
 import { errors, generateId, isKasseError } from "@kasse/core";
-import {
-  groupBy,
-  inTransaction,
-  isUniqueViolation,
-  transaction,
-  type ListPaging,
-  type Paging,
-  type RowSnapshot,
-} from "@kasse/db";
+import { groupBy, inTransaction, isUniqueViolation, transaction, type ListPaging, type Paging } from "@kasse/db";
 import { inventoryQueries as q } from "./queries";
-import type { InventoryItemRow, InventoryItemVariantRow, InventoryLevelRow, ReservationRow } from "./schema";
+import type { InventoryItemRow, InventoryLevelRow, ReservationRow } from "./schema";
 import type {
   InventoryItemCreate,
   InventoryItemFilters,
@@ -56,13 +48,11 @@ export interface StockAdjustment {
   location_id: string;
   adjustment: number;
 }
-/** What `detachVariants` removed, for `reattachVariants` to put back. */
-export interface DetachedVariants {
-  links: Array<RowSnapshot<InventoryItemVariantRow>>;
-  /** The items that went with their last variant, and their levels, as they were. */
-  items: Array<RowSnapshot<InventoryItemRow>>;
-  levels: Array<RowSnapshot<InventoryLevelRow>>;
-}
+/**
+ * What `detachVariants` removed (the links, and the items that went with their last variant with
+ * their levels, as they were), for `reattachVariants` to put back.
+ */
+export type DetachedVariants = Parameters<typeof q.restoreDetached>[0];
 
 const key = (itemId: string, locationId: string) => `${itemId}\u0000${locationId}`;
 

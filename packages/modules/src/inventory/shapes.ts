@@ -5,7 +5,6 @@ import { inventoryItem, inventoryItemVariant, inventoryLevel, reservationItem } 
 
 const Nullable = (schema: TString) => Type.Optional(Type.Union([schema, Type.Null()]));
 const Measure = () => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()]));
-const MetadataBody = OptionalMetadata;
 /** A stock quantity: a non-negative integer, bounded so sums stay within PostgreSQL's integer. */
 const Quantity = () => Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
 
@@ -23,34 +22,24 @@ const itemFields = {
   height: Measure(),
   width: Measure(),
   requires_shipping: Type.Optional(Type.Boolean()),
-  metadata: MetadataBody(),
+  metadata: OptionalMetadata(),
 };
-
-/** Body of `POST /admin/inventory-items/{id}/location-levels`. */
-export const InventoryLevelCreate = Strict({
-  location_id: Id({ minLength: 1 }),
-  stocked_quantity: Type.Optional(Quantity()),
-  incoming_quantity: Type.Optional(Quantity()),
-  metadata: MetadataBody(),
-});
-export type InventoryLevelCreate = Static<typeof InventoryLevelCreate>;
 
 /** Body of `POST /admin/inventory-items/{id}/location-levels/{location_id}`. */
 export const InventoryLevelUpdate = Strict({
   stocked_quantity: Type.Optional(Quantity()),
   incoming_quantity: Type.Optional(Quantity()),
-  metadata: MetadataBody(),
+  metadata: OptionalMetadata(),
 });
 export type InventoryLevelUpdate = Static<typeof InventoryLevelUpdate>;
 
+/** Body of `POST /admin/inventory-items/{id}/location-levels`. */
+export const InventoryLevelCreate = Strict({ location_id: Id({ minLength: 1 }), ...InventoryLevelUpdate.properties });
+export type InventoryLevelCreate = Static<typeof InventoryLevelCreate>;
+
 /** Body of `POST /admin/inventory-items/{id}/location-levels/batch` (Medusa's): `delete` takes location ids or level ids. */
-export const InventoryLevelBatch = Batch(
-  InventoryLevelCreate,
-  Type.Composite([Type.Object({ location_id: Id({ minLength: 1 }) }), InventoryLevelUpdate], {
-    additionalProperties: false,
-  }),
-  1000,
-);
+// An update names its level by `location_id`, with the fields of a create: the create's schema serves both.
+export const InventoryLevelBatch = Batch(InventoryLevelCreate, InventoryLevelCreate, 1000);
 export type InventoryLevelBatch = Static<typeof InventoryLevelBatch>;
 
 /** Body of `POST /admin/inventory-items`: every field optional; `location_levels` creates levels at once (as Medusa). */
@@ -71,7 +60,7 @@ export const ReservationCreate = Strict({
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
   line_item_id: Nullable(Id()),
   description: Nullable(LongText()),
-  metadata: MetadataBody(),
+  metadata: OptionalMetadata(),
 });
 export type ReservationCreate = Static<typeof ReservationCreate>;
 
@@ -80,7 +69,7 @@ export const ReservationUpdate = Strict({
   quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
   location_id: Type.Optional(Id({ minLength: 1 })),
   description: Nullable(LongText()),
-  metadata: MetadataBody(),
+  metadata: OptionalMetadata(),
 });
 export type ReservationUpdate = Static<typeof ReservationUpdate>;
 

@@ -14,13 +14,7 @@ type StepModules = { inventory: InventoryService };
 const { step } = definitions<StepModules>();
 
 /** A reservation as steps journal it (JSON: no dates). */
-export interface ReservedItem {
-  id: string;
-  inventory_item_id: string;
-  location_id: string;
-  quantity: number;
-  line_item_id: string | null;
-}
+export type ReservedItem = Pick<Reservation, "id" | "inventory_item_id" | "location_id" | "quantity" | "line_item_id">;
 const reserved = (rows: Reservation[]): ReservedItem[] =>
   rows.map((r) => ({
     id: r.id,

@@ -56,6 +56,10 @@ const products = liveRecords(product, "Product", {
 const liveProduct = products.live;
 const liveVariant = isNull(productVariant.deleted_at);
 const liveCategory = isNull(productCategory.deleted_at);
+const liveOption = isNull(productOption.deleted_at);
+const liveValue = isNull(productOptionValue.deleted_at);
+const liveImage = isNull(productImage.deleted_at);
+const liveTag = isNull(productTag.deleted_at);
 
 /** Live options and variants; their lists sort by these columns besides the timestamps. */
 const options = liveRecords(productOption, "Product option", { title: productOption.title });
@@ -116,7 +120,7 @@ function productConditions(filters: ProductFilters, categoryIds: string[] | unde
     );
   if (filters.tag_value?.length)
     out.push(
-      linkedProducts(productTags, and(inList(productTag.value, filters.tag_value), isNull(productTag.deleted_at)), {
+      linkedProducts(productTags, and(inList(productTag.value, filters.tag_value), liveTag), {
         table: productTag,
         on: eq(productTag.id, productTags.product_tag_id),
       }),
@@ -314,13 +318,7 @@ export const productQueries = {
       .from(productVariantOption)
       .innerJoin(productOptionValue, eq(productOptionValue.id, productVariantOption.option_value_id))
       .innerJoin(productOption, eq(productOption.id, productOptionValue.option_id))
-      .where(
-        and(
-          inList(productVariantOption.variant_id, v.ids),
-          isNull(productOptionValue.deleted_at),
-          isNull(productOption.deleted_at),
-        ),
-      )
+      .where(and(inList(productVariantOption.variant_id, v.ids), liveValue, liveOption))
       .orderBy(asc(productOption.rank), asc(productOption.created_at), asc(productOption.id)),
   ),
   /** The live variants of `ids` (products), in rank order. */
@@ -330,17 +328,17 @@ export const productQueries = {
   }),
   /** The live options of `ids` (products), in rank order. */
   optionsOf: rowsOf(productOption, productOption.product_id, {
-    where: isNull(productOption.deleted_at),
+    where: liveOption,
     order: [asc(productOption.rank), asc(productOption.created_at), asc(productOption.id)],
   }),
   /** The live values of `ids` (options), in rank order. */
   optionValuesOf: rowsOf(productOptionValue, productOptionValue.option_id, {
-    where: isNull(productOptionValue.deleted_at),
+    where: liveValue,
     order: [asc(productOptionValue.rank), asc(productOptionValue.created_at), asc(productOptionValue.id)],
   }),
   /** The live images of `ids` (products), in rank order. */
   imagesOf: rowsOf(productImage, productImage.product_id, {
-    where: isNull(productImage.deleted_at),
+    where: liveImage,
     order: [asc(productImage.rank), asc(productImage.id)],
   }),
   /** The live tags of `ids` (products), by value. */
@@ -349,7 +347,7 @@ export const productQueries = {
       .select({ product_id: productTags.product_id, tag: productTag })
       .from(productTags)
       .innerJoin(productTag, eq(productTag.id, productTags.product_tag_id))
-      .where(and(inList(productTags.product_id, v.ids), isNull(productTag.deleted_at)))
+      .where(and(inList(productTags.product_id, v.ids), liveTag))
       .orderBy(asc(productTag.value)),
   ),
   /** The live categories of `ids` (products), by rank. */
@@ -362,9 +360,7 @@ export const productQueries = {
       .orderBy(asc(productCategory.rank), asc(productCategory.id)),
   ),
   /** The live collections among `ids`. */
-  collectionsByIds: rowsOf(productCollection, productCollection.id, {
-    where: isNull(productCollection.deleted_at),
-  }),
+  collectionsByIds: rowsOf(productCollection, productCollection.id, { where: collectionRecords.live }),
   /** The live types among `ids`. */
   typesByIds: rowsOf(productType, productType.id, { where: isNull(productType.deleted_at) }),
   /** The sales channel links of `ids` (products), by channel id. */
@@ -382,7 +378,7 @@ export const productQueries = {
       })
       .from(productVariantImage)
       .innerJoin(productImage, eq(productImage.id, productVariantImage.image_id))
-      .where(and(inList(productVariantImage.variant_id, v.ids), isNull(productImage.deleted_at)))
+      .where(and(inList(productVariantImage.variant_id, v.ids), liveImage))
       .orderBy(asc(productImage.rank), asc(productImage.id)),
   ),
   /** A page of the live products matching `filters`, and how many match. */
@@ -483,7 +479,7 @@ export const productQueries = {
     db
       .select({ id: productOption.id })
       .from(productOption)
-      .where(and(inList(productOption.product_id, v.ids), isNull(productOption.deleted_at))),
+      .where(and(inList(productOption.product_id, v.ids), liveOption)),
   ),
   // --- links
   /** Sets a product's tags, categories or sales channels to the ids given. */
@@ -524,9 +520,7 @@ export const productQueries = {
     db
       .select({ id: productImage.id })
       .from(productImage)
-      .where(
-        and(inList(productImage.id, v.ids), eq(productImage.product_id, v.product), isNull(productImage.deleted_at)),
-      ),
+      .where(and(inList(productImage.id, v.ids), eq(productImage.product_id, v.product), liveImage)),
   ),
   /** Unshows images `ids` on variant `variant`. */
   unlinkVariantImages: statement((v: Placeholders<{ variant: string; ids: string[] }>) =>
@@ -545,7 +539,7 @@ export const productQueries = {
     db
       .select()
       .from(productOptionValue)
-      .where(and(eq(productOptionValue.option_id, v.id), isNull(productOptionValue.deleted_at))),
+      .where(and(eq(productOptionValue.option_id, v.id), liveValue)),
   ),
   /** Drops the variant links of values `ids`. */
   unlinkValues: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -577,12 +571,9 @@ export const productQueries = {
     db
       .update(productOptionValue)
       .set({ deleted_at: v.now, updated_at: v.now })
-      .where(and(inList(productOptionValue.option_id, v.ids), isNull(productOptionValue.deleted_at))),
+      .where(and(inList(productOptionValue.option_id, v.ids), liveValue)),
   ),
-  /** Sets the given fields of option `id` (its `updated_at` with them). */
-  async updateOption(id: string, patch: Partial<typeof productOption.$inferInsert>): Promise<void> {
-    await db.update(productOption).set(patch).where(eq(productOption.id, id));
-  },
+  updateOption: options.update,
   // --- variants
 
   /** The highest rank among the live variants of product `id` (null without any). */
@@ -604,10 +595,7 @@ export const productQueries = {
   ),
   insertVariantRows: insertRows<ProductVariantRow[]>(productVariant, { returning: true }),
   insertVariantOptions: insertRows(productVariantOption),
-  /** Sets the given fields of variant `id` and answers it. */
-  updateVariant(id: string, patch: Partial<typeof productVariant.$inferInsert>): Promise<ProductVariantRow[]> {
-    return db.update(productVariant).set(patch).where(eq(productVariant.id, id)).returning();
-  },
+  updateVariant: variants.update,
   /** Variant `id`, live or not. */
   variantById: first(
     statement((v: Placeholders<{ id: string }>) => db.select().from(productVariant).where(eq(productVariant.id, v.id))),
@@ -638,28 +626,20 @@ export const productQueries = {
         categories: [],
         salesChannels: [],
       };
-    const liveOptions = and(inList(productOption.product_id, found), isNull(productOption.deleted_at));
+    const liveOptions = and(inList(productOption.product_id, found), liveOption);
     const liveVariants = and(inList(productVariant.product_id, found), liveVariant);
     const optionIds = db.select({ id: productOption.id }).from(productOption).where(liveOptions);
     const variantIds = db.select({ id: productVariant.id }).from(productVariant).where(liveVariants);
     return {
       products,
       options: await readRows(db, productOption, liveOptions),
-      values: await readRows(
-        db,
-        productOptionValue,
-        and(inArray(productOptionValue.option_id, optionIds), isNull(productOptionValue.deleted_at)),
-      ),
+      values: await readRows(db, productOptionValue, and(inArray(productOptionValue.option_id, optionIds), liveValue)),
       variants: await readRows(db, productVariant, liveVariants),
       variantOptions: await db
         .select()
         .from(productVariantOption)
         .where(inArray(productVariantOption.variant_id, variantIds)),
-      images: await readRows(
-        db,
-        productImage,
-        and(inList(productImage.product_id, found), isNull(productImage.deleted_at)),
-      ),
+      images: await readRows(db, productImage, and(inList(productImage.product_id, found), liveImage)),
       variantImages: await db
         .select()
         .from(productVariantImage)

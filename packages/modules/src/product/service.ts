@@ -12,7 +12,6 @@ import {
   type ProductOption,
   type ProductVariant,
 } from "./reads";
-import type { ProductRow, ProductVariantRow } from "./schema";
 import {
   PRODUCT_RELATIONS,
   type VariantImagesBatch,
@@ -30,21 +29,13 @@ import {
 import { assertUniqueCombinations, insertVariants, updateVariantRow, type VariantWrite } from "./variants";
 
 /** A variant as a cart line snapshots it ({@link ProductService.variantForSale}). */
-export interface VariantForSale {
-  variant: ProductVariantRow;
-  product: ProductRow | null;
-  tag_ids: string[];
-  category_ids: string[];
-  sales_channel_ids: string[];
-}
+export type VariantForSale = NonNullable<Awaited<ReturnType<typeof q.variantForSale>>>;
 
-/** Whether a cart's line may still be sold: its variant's product status and channel membership ({@link ProductService.saleStatus}). */
-export interface VariantSaleStatus {
-  id: string;
-  /** Null when the product is deleted. */
-  product_status: ProductRow["status"] | null;
-  in_channel: boolean;
-}
+/**
+ * Whether a cart's line may still be sold: its variant's product status (null when the product is
+ * deleted) and channel membership ({@link ProductService.saleStatus}).
+ */
+export type VariantSaleStatus = Awaited<ReturnType<typeof q.saleStatus>>[number];
 
 /** What a product write did to variants: flows set prices and inventory from it. */
 export interface ProductWrite {
@@ -236,8 +227,7 @@ export function createProductService() {
   }
 
   async function nextRank(productId: string): Promise<number> {
-    const max = (await q.maxVariantRank({ id: productId }))?.max;
-    return max === null || max === undefined ? 0 : max + 1;
+    return ((await q.maxVariantRank({ id: productId }))?.max ?? -1) + 1;
   }
 
   /** Soft-deletes variants and drops their option links. */
@@ -332,11 +322,7 @@ export function createProductService() {
     },
 
     /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */
-    async inventoryFlags(
-      ids: string[],
-    ): Promise<Array<Pick<ProductVariantRow, "id" | "manage_inventory" | "allow_backorder">>> {
-      return ids.length ? q.variantFlags({ ids }) : [];
-    },
+    inventoryFlags: async (ids: string[]) => (ids.length ? q.variantFlags({ ids }) : []),
 
     async listVariants(
       filters: VariantFilters,

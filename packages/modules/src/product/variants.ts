@@ -121,7 +121,7 @@ export async function updateVariantRow(
   if (fields.sku) await assertSkusFree([{ sku: fields.sku, exceptId: variantId }]);
   const row =
     Object.keys(fields).length > 0
-      ? (await mapSkuConflict(q.updateVariant(variantId, fields)))[0]
+      ? await mapSkuConflict(q.updateVariant(variantId, fields))
       : await q.variantById({ id: variantId });
   if (mapping) {
     const links = resolveOptionValues(mapping, options, row!.title);

@@ -1,11 +1,20 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { db, inFilters, inList, liveRecords, rowsOf, statement, textSearch, type Placeholders } from "@kasse/db";
+import {
+  db,
+  inFilters,
+  inList,
+  insertRows,
+  liveRecords,
+  rowsOf,
+  statement,
+  textSearch,
+  type Placeholders,
+} from "@kasse/db";
 import {
   salesChannelStockLocation,
   stockLocation,
   stockLocationAddress,
   stockLocationProviderExclusion as exclusions,
-  type StockLocationRow,
 } from "./schema";
 import type { StockLocationFilters } from "./shapes";
 
@@ -34,10 +43,7 @@ export const stockLocationQueries = {
   softDelete: locations.softDelete,
   existing: locations.existing,
   list: locations.listBy(conditions),
-  /** Sets `fields` on the location (its `updated_at` too). */
-  async update(id: string, fields: Partial<StockLocationRow>): Promise<void> {
-    await db.update(stockLocation).set(fields).where(eq(stockLocation.id, id));
-  },
+  update: locations.update,
   addresses: rowsOf(stockLocationAddress, stockLocationAddress.id),
   /** The channel links of the locations, oldest first. */
   links: rowsOf(links, links.stock_location_id, { order: [links.created_at, links.sales_channel_id] }),
@@ -49,13 +55,8 @@ export const stockLocationQueries = {
       .set({ deleted_at: v.deleted_at, updated_at: v.deleted_at })
       .where(eq(stockLocationAddress.id, v.id)),
   ),
-  /** Links the location to the channels; a link that exists stays as it is. */
-  async link(id: string, channels: string[]): Promise<void> {
-    await db
-      .insert(links)
-      .values(channels.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id })))
-      .onConflictDoNothing();
-  },
+  /** Links locations to channels; a link that exists stays as it is. */
+  link: insertRows(links, { onConflictDoNothing: true }),
   unlink: statement((v: Placeholders<{ id: string; channels: string[] }>) =>
     db.delete(links).where(and(eq(links.stock_location_id, v.id), inList(links.sales_channel_id, v.channels))),
   ),
@@ -63,13 +64,8 @@ export const stockLocationQueries = {
   unlinkAll: statement((v: Placeholders<{ id: string }>) => db.delete(links).where(eq(links.stock_location_id, v.id))),
   /** The providers the locations do not use. */
   exclusions: rowsOf(exclusions, exclusions.stock_location_id),
-  /** Turns the providers off for the location; one already off stays as it is. */
-  async exclude(id: string, providers: string[]): Promise<void> {
-    await db
-      .insert(exclusions)
-      .values(providers.map((provider_id) => ({ stock_location_id: id, provider_id })))
-      .onConflictDoNothing();
-  },
+  /** Turns providers off for locations; one already off stays as it is. */
+  exclude: insertRows(exclusions, { onConflictDoNothing: true }),
   /** Turns the providers on again for the location. */
   include: statement((v: Placeholders<{ id: string; providers: string[] }>) =>
     db

@@ -75,7 +75,7 @@ export function createStockLocationService() {
       return transaction(async () => {
         await service.retrieve(id);
         const add = [...new Set(input.add ?? [])];
-        if (add.length) await q.link(id, add);
+        if (add.length) await q.link(add.map((sales_channel_id) => ({ sales_channel_id, stock_location_id: id })));
         if (input.remove?.length) await q.unlink({ id, channels: input.remove });
         return service.retrieve(id);
       });
@@ -89,7 +89,8 @@ export function createStockLocationService() {
       return transaction(async () => {
         await service.retrieve(id);
         if (input.add?.length) await q.include({ id, providers: [...new Set(input.add)] });
-        if (input.remove?.length) await q.exclude(id, [...new Set(input.remove)]);
+        const off = [...new Set(input.remove ?? [])];
+        if (off.length) await q.exclude(off.map((provider_id) => ({ stock_location_id: id, provider_id })));
         return service.retrieve(id);
       });
     },
