@@ -1,5 +1,5 @@
 import { errors, generateId, normalizeEmail } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { customerQueries as q } from "./queries";
 import type { CustomerAddressRow, CustomerGroupRow, CustomerRow } from "./schema";
 import type {
@@ -77,11 +77,11 @@ export function createCustomerService() {
       return (await withRelations([await q.retrieve(id)]))[0]!;
     },
 
-    async list(filters: CustomerFilters, page: ListPaging): Promise<{ items: CustomerDetail[]; count: number }> {
-      const email = filters.email?.map(normalizeEmail);
-      const { items, count } = await q.list({ ...filters, ...(email ? { email } : {}) }, page);
-      return { items: await withRelations(items), count };
-    },
+    list: (filters: CustomerFilters, page: ListPaging) =>
+      viewPage(
+        q.list(filters.email ? { ...filters, email: filters.email.map(normalizeEmail) } : filters, page),
+        withRelations,
+      ),
 
     async update(id: string, input: CustomerUpdate): Promise<CustomerDetail> {
       const existing = await q.retrieve(id);

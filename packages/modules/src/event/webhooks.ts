@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { deriveKey, errors, generateId, seal, unseal } from "@kasse/core";
-import { isUniqueViolation, type ListPaging, type Paging, viewPage } from "@kasse/db";
+import { isUniqueViolation, viewPage, type ListPaging, type Paging } from "@kasse/db";
 import { isEventName } from "./catalog";
 import { eventQueries as q, type NewDelivery } from "./queries";
 import { urlProblem } from "./send";

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { transaction, viewPage, type ListPaging } from "@kasse/db";
 import { DEFAULT_OPTION_TYPE, optionTypeOf, typeOfCode } from "./option-types";
 import { priceFor } from "./price-for";
 import { fulfillmentQueries as q } from "./queries";
@@ -130,13 +130,8 @@ export function createFulfillmentService() {
     retrieveOption: async (id: string): Promise<ShippingOption> =>
       (await attachPrices([await q.retrieveOption(id)]))[0]!,
 
-    async listOptions(
-      filters: ShippingOptionFilters,
-      page: ListPaging,
-    ): Promise<{ items: ShippingOption[]; count: number }> {
-      const { items, count } = await q.listOptions(filters, page);
-      return { items: await attachPrices(items), count };
-    },
+    listOptions: (filters: ShippingOptionFilters, page: ListPaging) =>
+      viewPage(q.listOptions(filters, page), attachPrices),
 
     deleteOption: q.softDeleteOption,
 

@@ -1,5 +1,5 @@
 import { deriveKey, errors, generateId, isEmailAddress, KasseError, scrubError, toKasseError } from "@kasse/core";
-import { type ListPaging, viewPage } from "@kasse/db";
+import { viewPage, type ListPaging } from "@kasse/db";
 import type { NotificationProvider } from "./provider";
 import { notificationQueries as q } from "./queries";
 import type { NotificationRow } from "./schema";

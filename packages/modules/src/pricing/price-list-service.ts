@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { insertPrices, priceValues, ruleMap, toDate, toPrice, validatePrices, type Price } from "./prices";
 import { pricingQueries as q } from "./queries";
 import type { PriceListRow } from "./schema";

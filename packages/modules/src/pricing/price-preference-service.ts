@@ -1,5 +1,5 @@
 import { generateId } from "@kasse/core";
-import { type ListPaging, viewPage } from "@kasse/db";
+import { viewPage, type ListPaging } from "@kasse/db";
 import { pricingQueries as q } from "./queries";
 import type { PricePreferenceRow } from "./schema";
 import type { PricePreferenceCreate, PricePreferenceFilters, PricePreferenceUpdate } from "./shapes";

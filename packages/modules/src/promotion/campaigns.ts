@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { type ListPaging, transaction, viewPage } from "@kasse/db";
+import { transaction, viewPage, type ListPaging } from "@kasse/db";
 import { promotionQueries as q } from "./queries";
 import type { BudgetInput, CampaignCreate, CampaignFilters, CampaignPromotions, CampaignUpdate } from "./shapes";
 import { campaignViews, type CampaignView } from "./views";

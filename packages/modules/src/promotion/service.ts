@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { type ListPaging, transaction, viewPage } from "@kasse/db";
+import { transaction, viewPage, type ListPaging } from "@kasse/db";
 import { campaignOperations } from "./campaigns";
 import { computeAdjustments, type ComputeResult, type EngineCart, type EnginePromotion } from "./compute-adjustments";
 import { promotionQueries as q } from "./queries";

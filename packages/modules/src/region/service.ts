@@ -1,5 +1,5 @@
 import { errors, generateId, isCurrencyCode } from "@kasse/core";
-import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { regionQueries as q } from "./queries";
 import type { CountryRow, RegionRow } from "./schema";
 import type { RegionCreate, RegionFilters, RegionUpdate } from "./shapes";

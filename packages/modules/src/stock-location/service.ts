@@ -1,5 +1,5 @@
 import { generateId } from "@kasse/core";
-import { groupBy, transaction, type ListPaging } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { stockLocationQueries as q } from "./queries";
 import type { StockLocationAddressRow, StockLocationRow } from "./schema";
 import type {
@@ -41,10 +41,7 @@ export function createStockLocationService() {
 
     retrieve: async (id: string): Promise<StockLocation> => (await hydrate([await q.retrieve(id)]))[0]!,
 
-    async list(filters: StockLocationFilters, page: ListPaging): Promise<{ items: StockLocation[]; count: number }> {
-      const { items, count } = await q.list(filters, page);
-      return { items: await hydrate(items), count };
-    },
+    list: (filters: StockLocationFilters, page: ListPaging) => viewPage(q.list(filters, page), hydrate),
 
     async update(id: string, input: StockLocationUpdate): Promise<StockLocation> {
       return transaction(async () => {

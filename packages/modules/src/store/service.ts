@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, type ListPaging, transaction, viewPage } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { storeQueries as q } from "./queries";
 import type { StoreCurrencyRow, StoreRow } from "./schema";
 import type { StoreFilters, StoreUpdate } from "./shapes";

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, isUniqueViolation, type ListPaging, transaction, viewPage } from "@kasse/db";
+import { groupBy, isUniqueViolation, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { taxQueries as q } from "./queries";
 import type { TaxRateRow, TaxRateRuleRow, TaxRegionRow } from "./schema";
 import type {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { errors, generateId, hashSecret, normalizeEmail } from "@kasse/core";
-import { isUniqueViolation, type ListPaging } from "@kasse/db";
+import { isUniqueViolation, viewPage, type ListPaging } from "@kasse/db";
 import { inviteQueries as q, userQueries } from "./queries";
 import { withNormalizedEmail } from "./service";
 import type { InviteRow } from "./schema";
@@ -47,10 +47,8 @@ export function createInviteService() {
 
     retrieve: async (id: string): Promise<InviteDetails> => details(await q.retrieve(id)),
 
-    async list(filters: InviteFilters, page: ListPaging): Promise<{ items: InviteDetails[]; count: number }> {
-      const { items, count } = await q.list(withNormalizedEmail(filters), page);
-      return { items: items.map(details), count };
-    },
+    list: (filters: InviteFilters, page: ListPaging) =>
+      viewPage(q.list(withNormalizedEmail(filters), page), (rows) => rows.map(details)),
 
     /** A new secret and a new expiry for an invite not yet accepted; the previous secret stops working. */
     async resend(id: string): Promise<{ invite: InviteDetails; secret: string }> {
