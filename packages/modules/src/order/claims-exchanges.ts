@@ -36,11 +36,8 @@ export interface CanceledClaimExchange {
   applied: AppliedChange;
 }
 
-/** What undoing a confirmation needs (JSON, journaled). */
-export interface AppliedClaimExchange {
-  id: string;
-  kind: ClaimExchangeKind;
-  applied: AppliedChange;
+/** What undoing a confirmation needs (JSON, journaled): a cancel's, and the request it dropped. */
+export interface AppliedClaimExchange extends CanceledClaimExchange {
   /** The empty return request the confirmation dropped (nothing came back), to put back. */
   dropped_request: (Omit<OrderReturnChangeRow, "created_at" | "updated_at"> & { created_at: string }) | null;
 }
@@ -296,7 +293,7 @@ export function createClaimExchangeService() {
         await CHANGES[kind].cancel(row.change_id, actor);
         if (await q.pendingRequestOf({ return_id: row.return_id }))
           await returnChanges.cancelRequest(row.return_id, true);
-        await cq.remove(id);
+        await cq.softDelete(id);
       });
     },
 

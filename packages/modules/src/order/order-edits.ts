@@ -2,6 +2,7 @@ import { errors, generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import type {
+  AddedItemDetails,
   OrderChangeAction,
   OrderChangeActionBody,
   OrderChangeStatus,
@@ -24,23 +25,7 @@ export type PlannedMoney = Record<"subtotal" | "discount_total" | "tax_total" | 
 export type PlannedLine = PlannedMoney & { id: string; quantity: number; unit_price: number };
 
 /** A line an edit adds (its `ITEM_ADD` action's id names it until it has its own). */
-export type PlannedNewLine = PlannedMoney &
-  Pick<
-    OrderLineItemRow,
-    | "variant_id"
-    | "product_id"
-    | "title"
-    | "subtitle"
-    | "thumbnail"
-    | "variant_title"
-    | "variant_sku"
-    | "product_title"
-    | "product_handle"
-    | "requires_shipping"
-    | "is_tax_inclusive"
-    | "quantity"
-    | "unit_price"
-  > & { action_id: string };
+export type PlannedNewLine = PlannedMoney & Omit<AddedItemDetails, "tax_rate"> & { action_id: string };
 
 /** A shipping method an edit adds. */
 export type PlannedNewMethod = PlannedMoney &
@@ -270,7 +255,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       const returnTypes = filters.change_type?.filter((t) => t === "return_request" || t === "return_receive");
       const [edits, returns] = await Promise.all([
         q.versionChanges(orderId, filters, first, newest),
-        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit, newest),
+        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first, newest),
       ]);
       const direction = newest ? -1 : 1;
       const items = [...edits.items.map(changeView), ...returns.items.map(returnChangeView)]

@@ -34,6 +34,7 @@ import {
   statement,
   textSearch,
   type JsonRelation,
+  type ListFilters,
   type ListPaging,
   type Paging,
   type Placeholders,
@@ -55,7 +56,6 @@ import {
   returnReason,
   type ClaimExchangeKind,
   type OrderChangeStatus,
-  type OrderChangeType,
   type ReturnStatus,
   type OrderLineItemRow,
   type OrderReturnItemRow,
@@ -285,27 +285,28 @@ const pendingChange = (where: SQL | undefined) =>
 
 /**
  * A page of order `orderId`'s live changes in `table` (its version changes or its return changes),
- * oldest first, of the ids, types and statuses asked for, and their count.
+ * oldest (or newest) first, of the ids, types and statuses asked for, and their count.
  */
-const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturnChange>(
-  table: T,
-  orderId: string,
-  filters: { id?: string[]; change_type?: string[]; status?: string[] },
-  page: Paging,
-  newestFirst = false,
-) =>
-  listPage(
-    table,
-    and(
-      eq(table.order_id, orderId),
-      isNull(table.deleted_at),
-      filters.id ? inList(table.id, filters.id) : undefined,
-      filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
-      filters.status ? inList(table.status, filters.status) : undefined,
-    ),
-    newestFirst ? [desc(table.created_at), desc(table.id)] : [asc(table.created_at), asc(table.id)],
-    page,
-  );
+const changesOfOrder =
+  <T extends typeof orderVersionChange | typeof orderReturnChange>(table: T) =>
+  (
+    orderId: string,
+    filters: { id?: string[]; change_type?: string[]; status?: string[] },
+    page: Paging,
+    newestFirst = false,
+  ) =>
+    listPage(
+      table,
+      and(
+        eq(table.order_id, orderId),
+        isNull(table.deleted_at),
+        filters.id ? inList(table.id, filters.id) : undefined,
+        filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
+        filters.status ? inList(table.status, filters.status) : undefined,
+      ),
+      newestFirst ? [desc(table.created_at), desc(table.id)] : [asc(table.created_at), asc(table.id)],
+      page,
+    );
 
 const requested = eq(orderTransferRequest.status, "requested");
 const unexpired = gt(orderTransferRequest.expires_at, sql`now()`);
@@ -636,19 +637,9 @@ export const orderQueries = {
   insertVersionChange: versionChanges.insert,
   saveVersionChange: versionChanges.update,
   /** A page of order `orderId`'s changes, oldest (or newest) first, of the types and statuses asked for. */
-  versionChanges: (
-    orderId: string,
-    filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
-    page: Paging,
-    newestFirst?: boolean,
-  ) => changesOfOrder(orderVersionChange, orderId, filters, page, newestFirst),
-  /** The first `limit` return changes of order `orderId` (oldest or newest first) of the types and statuses asked for, and their count. */
-  returnChangesOfOrder: (
-    orderId: string,
-    filters: { id?: string[]; change_type?: string[]; status?: string[] },
-    limit: number,
-    newestFirst?: boolean,
-  ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }, newestFirst),
+  versionChanges: changesOfOrder(orderVersionChange),
+  /** A page of order `orderId`'s return changes, oldest (or newest) first, of the types and statuses asked for. */
+  returnChangesOfOrder: changesOfOrder(orderReturnChange),
   insertVersion: statement((v: Placeholders<typeof orderVersion.$inferInsert>) => db.insert(orderVersion).values(v)),
   deleteVersion: statement((v: Placeholders<{ order_id: string; version: number }>) =>
     db.delete(orderVersion).where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
@@ -698,14 +689,6 @@ export const orderQueries = {
         .returning(),
     ),
   ),
-  openTransfer: first(
-    statement((v: Placeholders<{ order_id: string }>) =>
-      db
-        .select()
-        .from(orderTransferRequest)
-        .where(and(eq(orderTransferRequest.order_id, v.order_id), requested, unexpired)),
-    ),
-  ),
 
   // Return reasons.
   reasons: { ...reasons, list: reasons.listBy(reasonConditions) },
@@ -716,25 +699,18 @@ const claimsExchanges = liveRecords(orderClaimExchange, "Order change", {
   updated_at: orderClaimExchange.updated_at,
 });
 
-/** Filters of a list of exchanges or claims (Medusa's list query). */
-export interface ClaimExchangeFilters {
-  id?: string[];
+/** Filters of a list of exchanges or claims (Medusa's list query; `q`: part of the id or the order's id). */
+export interface ClaimExchangeFilters extends ListFilters {
   order_id?: string[];
   /** Their order changes' statuses. */
   status?: OrderChangeStatus[];
-  /** Part of the id or the order's id. */
-  q?: string;
   created_at?: RangeFilter<Date>;
   updated_at?: RangeFilter<Date>;
 }
 
 /** The statements of exchanges and claims (`order_claim_exchange`). */
 export const claimExchangeQueries = {
-  insert: claimsExchanges.insert,
-  find: claimsExchanges.find,
-  lock: claimsExchanges.lock,
-  update: claimsExchanges.update,
-  remove: claimsExchanges.softDelete,
+  ...claimsExchanges,
   /** The exchange or claim whose return is `return_id`, if any. */
   ofReturn: first(
     statement((v: Placeholders<{ return_id: string }>) =>
