@@ -31,6 +31,7 @@ import {
   liveRecords,
   orderBy,
   rangeConditions,
+  rowsOf,
   statement,
   textSearch,
   type JsonRelation,
@@ -250,16 +251,10 @@ function orderConditions(filters: OrderFilters): SQL[] {
 const returnById = first(
   statement((v: Placeholders<{ id: string }>) => db.select().from(orderReturn).where(eq(orderReturn.id, v.id))),
 );
-const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(orderReturn)
-    .where(inList(orderReturn.order_id, v.ids))
-    .orderBy(asc(orderReturn.created_at), asc(orderReturn.id)),
-);
-const itemsOfReturns = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(orderReturnItem).where(inList(orderReturnItem.return_id, v.ids)).orderBy(asc(orderReturnItem.id)),
-);
+const returnsOfOrders = rowsOf(orderReturn, orderReturn.order_id, {
+  order: [asc(orderReturn.created_at), asc(orderReturn.id)],
+});
+const itemsOfReturns = rowsOf(orderReturnItem, orderReturnItem.return_id, { order: [asc(orderReturnItem.id)] });
 const lockReturnById = first(
   statement((v: Placeholders<{ id: string }>) =>
     db.select().from(orderReturn).where(eq(orderReturn.id, v.id)).for("update"),
@@ -269,7 +264,7 @@ const lockReturnById = first(
 /** The items of `rows`, one statement for all, attached to their return. */
 async function withItems(rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   if (rows.length === 0) return [];
-  const items = groupBy(await itemsOfReturns({ ids: rows.map((r) => r.id) }), (i) => i.return_id);
+  const items = groupBy(await itemsOfReturns(rows.map((r) => r.id)), (i) => i.return_id);
   return rows.map((row) => asReturn(row, items.get(row.id) ?? []));
 }
 
@@ -372,9 +367,7 @@ export const orderQueries = {
   insertMethods: insertRows<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true }),
   insertPromotions,
   /** Appends an entry to an order's change log. */
-  insertChange: first(
-    statement((v: Placeholders<typeof orderChange.$inferInsert>) => db.insert(orderChange).values(v).returning()),
-  ),
+  insertChange: statement((v: Placeholders<typeof orderChange.$inferInsert>) => db.insert(orderChange).values(v)),
   /** Sets columns of order `id` (a status, an address, metadata). */
   async setOrder(id: string, values: Partial<typeof order.$inferInsert>): Promise<void> {
     await db.update(order).set(values).where(eq(order.id, id));
@@ -503,13 +496,9 @@ export const orderQueries = {
     ),
   ),
   /** The promotions the orders `ids` record. */
-  promotionsOf: statement((v: Placeholders<{ ids: string[] }>) =>
-    db
-      .select()
-      .from(orderPromotion)
-      .where(inList(orderPromotion.order_id, v.ids))
-      .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)),
-  ),
+  promotionsOf: rowsOf(orderPromotion, orderPromotion.order_id, {
+    order: [asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)],
+  }),
   /** A page (by id, after `after`) of open orders' lines still owing units. */
   unfulfilledLines: statement((v: Placeholders<{ after: string; limit: number }>) =>
     db
@@ -550,7 +539,7 @@ export const orderQueries = {
   /** The return row `id`, locked, without its items. */
   lockReturnRow: lockReturnById,
   /** Every return of the orders `ids`, with its items, oldest first. */
-  returnsOfOrders: async (ids: string[]): Promise<OrderReturn[]> => withItems(await returnsOfOrders({ ids })),
+  returnsOfOrders: async (ids: string[]): Promise<OrderReturn[]> => withItems(await returnsOfOrders(ids)),
   async returns(
     filters: { order_id?: string[]; status?: string[] },
     page: Paging,
