@@ -13,6 +13,7 @@ import { createOrderService } from "./service";
 import {
   createOrderEditService,
   openChange,
+  stamp,
   type AppliedChange,
   type ChangeApplication,
   type OrderEditService,
@@ -235,17 +236,8 @@ export function createClaimExchangeService() {
             if (!order.items.some((i) => i.id === item.id))
               throw errors.invalidData(`Item ${item.id} is not on order ${order.id}`);
             checkClaimable(left, actions, item.id, item.quantity);
-            actions.push(
-              CHANGES.claim.stamp(
-                {
-                  action: "WRITE_OFF_ITEM",
-                  details: { quantity: item.quantity, reason: item.reason ?? null, note: item.description ?? null },
-                },
-                "order_item",
-                item.internal_note,
-                item.id,
-              ),
-            );
+            const details = { quantity: item.quantity, reason: item.reason ?? null, note: item.description ?? null };
+            actions.push(stamp({ action: "WRITE_OFF_ITEM", details }, "order_item", item.internal_note, item.id));
           }
           return actions;
         });

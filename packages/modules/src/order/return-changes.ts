@@ -38,10 +38,7 @@ export interface ConfirmedRequest {
 }
 
 /** What confirming a receipt hands the receive-return saga: the units to restock, and those damaged. */
-export interface ConfirmedReceipt {
-  change_id: string;
-  order_id: string;
-  return_id: string;
+export interface ConfirmedReceipt extends Omit<ConfirmedRequest, "return"> {
   receive: ReturnReceive;
   dismiss: Array<{ id: string; quantity: number }>;
 }

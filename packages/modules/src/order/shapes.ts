@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TString } from "@sinclair/typebox";
+import { Type, type Static, type TString } from "@sinclair/typebox";
 import {
   Amount,
   Code,
@@ -17,7 +17,7 @@ import {
   Title,
   Url,
 } from "@kasse/core";
-import { RowView, View, type StoredAddress, type ListFilters } from "@kasse/db";
+import { Extend, RowView, View, type StoredAddress, type ListFilters } from "@kasse/db";
 import {
   CLAIM_REASONS,
   CLAIM_TYPES,
@@ -340,8 +340,7 @@ export const ReturnChangeActionView = View({
 export const ReturnChangeView = RowView(orderReturnChange, {
   actions: Type.Array(ReturnChangeActionView),
   shipping: Type.Union([
-    View({
-      ...(ReturnShippingView as unknown as { properties: Record<string, TSchema> }).properties,
+    Extend(ReturnShippingView, {
       id: Type.String(),
       internal_note: Type.Union([Type.String(), Type.Null()]),
       created_at: Type.String(),
