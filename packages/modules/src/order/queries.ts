@@ -524,7 +524,11 @@ export const orderQueries = {
   /** A page (by id, after `after`) of live orders with their highest total and payment collections. */
   paymentTotals: statement((v: Placeholders<{ after: string; limit: number }>) =>
     db
-      .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
+      .select({
+        id: order.id,
+        total: highestTotal.mapWith(Number),
+        payment_collection_ids: order.payment_collection_ids,
+      })
       .from(order)
       .where(and(live, gt(order.id, v.after)))
       .orderBy(order.id)

@@ -482,13 +482,7 @@ export function createOrderService() {
      * lowered it leaves the difference to refund) and payment collections: what their payments may
      * hold (`kasse check`).
      */
-    async paymentTotalsPage(
-      afterId: string,
-      limit: number,
-    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
-      const rows = await q.paymentTotals({ after: afterId, limit });
-      return rows.map((r) => ({ ...r, total: Number(r.total) }));
-    },
+    paymentTotalsPage: (afterId: string, limit: number) => q.paymentTotals({ after: afterId, limit }),
   };
   return service;
 }
@@ -499,7 +493,8 @@ function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | 
   return input ? toStoredAddress("ordaddr", input) : null;
 }
 
-function pick(row: Partial<OrderRow>, keys: Array<keyof OrderRow>): Record<string, unknown> {
+/** The `keys` of `row`, each null when it has none: what the change log records before and after. */
+export function pick(row: Partial<OrderRow>, keys: Array<keyof OrderRow>): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 
