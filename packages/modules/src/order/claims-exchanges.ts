@@ -13,6 +13,7 @@ import { createOrderService } from "./service";
 import {
   createOrderEditService,
   openChange,
+  stamp,
   type AppliedChange,
   type ChangeApplication,
   type OrderEditService,
@@ -36,11 +37,8 @@ export interface CanceledClaimExchange {
   applied: AppliedChange;
 }
 
-/** What undoing a confirmation needs (JSON, journaled). */
-export interface AppliedClaimExchange {
-  id: string;
-  kind: ClaimExchangeKind;
-  applied: AppliedChange;
+/** What undoing a confirmation needs (JSON, journaled): a cancel's, and the request it dropped. */
+export interface AppliedClaimExchange extends CanceledClaimExchange {
   /** The empty return request the confirmation dropped (nothing came back), to put back. */
   dropped_request: (Omit<OrderReturnChangeRow, "created_at" | "updated_at"> & { created_at: string }) | null;
 }
@@ -238,17 +236,8 @@ export function createClaimExchangeService() {
             if (!order.items.some((i) => i.id === item.id))
               throw errors.invalidData(`Item ${item.id} is not on order ${order.id}`);
             checkClaimable(left, actions, item.id, item.quantity);
-            actions.push(
-              CHANGES.claim.stamp(
-                {
-                  action: "WRITE_OFF_ITEM",
-                  details: { quantity: item.quantity, reason: item.reason ?? null, note: item.description ?? null },
-                },
-                "order_item",
-                item.internal_note,
-                item.id,
-              ),
-            );
+            const details = { quantity: item.quantity, reason: item.reason ?? null, note: item.description ?? null };
+            actions.push(stamp({ action: "WRITE_OFF_ITEM", details }, "order_item", item.internal_note, item.id));
           }
           return actions;
         });
@@ -296,7 +285,7 @@ export function createClaimExchangeService() {
         await CHANGES[kind].cancel(row.change_id, actor);
         if (await q.pendingRequestOf({ return_id: row.return_id }))
           await returnChanges.cancelRequest(row.return_id, true);
-        await cq.remove(id);
+        await cq.softDelete(id);
       });
     },
 

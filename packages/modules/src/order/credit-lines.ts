@@ -1,9 +1,9 @@
 import { generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
-import type { OrderChangeAction, OrderCreditLine } from "./schema";
+import type { OrderCreditLine } from "./schema";
 import type { OrderActor, OrderCreditLineCreate } from "./shapes";
-import { assertNoActiveChange, keepVersion } from "./order-edits";
+import { assertNoActiveChange, keepVersion, stamp } from "./order-edits";
 import { assertOpen, createOrderService } from "./service";
 
 const orders = createOrderService();
@@ -37,20 +37,9 @@ export function createCreditLineService() {
           version,
           created_at: new Date().toISOString(),
         };
-        const action: OrderChangeAction = {
-          id: generateId("ordchact"),
-          action: "CREDIT_LINE_ADD",
-          reference: "credit_line",
-          reference_id: line.id,
-          details: {
-            amount: line.amount,
-            reference: line.reference,
-            reference_id: line.reference_id,
-            metadata: line.metadata,
-          },
-          internal_note: null,
-          created_at: line.created_at,
-        };
+        const { amount, reference, reference_id, metadata } = line;
+        const credit = { action: "CREDIT_LINE_ADD" as const, details: { amount, reference, reference_id, metadata } };
+        const action = { ...stamp(credit, "credit_line", null, line.id), created_at: line.created_at };
         const change = await q.insertVersionChange(
           {
             id: generateId("ordch"),

@@ -3,7 +3,7 @@ import { transaction, type ListPaging } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import type { OrderRow } from "./schema";
 import type { DraftOrderUpdate, OrderActor, OrderCreate, OrderFilters } from "./shapes";
-import { createOrderService } from "./service";
+import { createOrderService, pick } from "./service";
 
 /** What converting a draft changed, for undoing it (JSON, journaled). */
 export interface ConvertedDraft {
@@ -53,10 +53,8 @@ export function createDraftOrderService() {
           (key) => next[key] !== undefined && next[key] !== draft[key],
         );
         if (changed.length) {
-          const pick = (from: Partial<Record<keyof typeof next, string | null>>) =>
-            Object.fromEntries(changed.map((key) => [key, from[key]]));
-          await q.setOrder(id, { ...pick(next), updated_at: new Date() });
-          await orders.recordChange(id, "order_updated", actor, pick(draft), pick(next));
+          await q.setOrder(id, { ...pick(next, changed), updated_at: new Date() });
+          await orders.recordChange(id, "order_updated", actor, pick(draft, changed), pick(next, changed));
         }
         return orders.update(id, rest, actor);
       });

@@ -2,6 +2,7 @@ import { errors, generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
 import type {
+  AddedItemDetails,
   OrderChangeAction,
   OrderChangeActionBody,
   OrderChangeStatus,
@@ -24,23 +25,7 @@ export type PlannedMoney = Record<"subtotal" | "discount_total" | "tax_total" | 
 export type PlannedLine = PlannedMoney & { id: string; quantity: number; unit_price: number };
 
 /** A line an edit adds (its `ITEM_ADD` action's id names it until it has its own). */
-export type PlannedNewLine = PlannedMoney &
-  Pick<
-    OrderLineItemRow,
-    | "variant_id"
-    | "product_id"
-    | "title"
-    | "subtitle"
-    | "thumbnail"
-    | "variant_title"
-    | "variant_sku"
-    | "product_title"
-    | "product_handle"
-    | "requires_shipping"
-    | "is_tax_inclusive"
-    | "quantity"
-    | "unit_price"
-  > & { action_id: string };
+export type PlannedNewLine = PlannedMoney & Omit<AddedItemDetails, "tax_rate"> & { action_id: string };
 
 /** A shipping method an edit adds. */
 export type PlannedNewMethod = PlannedMoney &
@@ -181,24 +166,6 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
     });
   }
 
-  /** A new action: an existing line's or method's (`referenceId`), or an added one's, named by its own id. */
-  const stamp = (
-    body: OrderChangeActionBody,
-    reference: OrderChangeAction["reference"],
-    note?: string | null,
-    referenceId?: string,
-  ) => {
-    const id = generateId("ordchact");
-    return {
-      ...body,
-      id,
-      reference,
-      reference_id: referenceId ?? id,
-      internal_note: note ?? null,
-      created_at: new Date().toISOString(),
-    } as OrderChangeAction;
-  };
-
   const service = {
     /** Runs `edit` on the pending change `id` (locked, with its order) and saves the actions it answers. */
     writeActions: withActions,
@@ -270,7 +237,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
       const returnTypes = filters.change_type?.filter((t) => t === "return_request" || t === "return_receive");
       const [edits, returns] = await Promise.all([
         q.versionChanges(orderId, filters, first, newest),
-        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first.limit, newest),
+        q.returnChangesOfOrder(orderId, { ...filters, change_type: returnTypes }, first, newest),
       ]);
       const direction = newest ? -1 : 1;
       const items = [...edits.items.map(changeView), ...returns.items.map(returnChangeView)]
@@ -323,19 +290,8 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
         const line = order.items.find((i) => i.id === itemId);
         if (!line) throw errors.invalidData(`Item ${itemId} is not on order ${order.id}`);
         assertKeepsFulfilled(line, details.quantity);
-        const update = stamp(
-          {
-            action: "ITEM_UPDATE",
-            details: {
-              quantity: details.quantity,
-              unit_price: details.unit_price ?? line.unit_price,
-              tax_rate: details.tax_rate,
-            },
-          },
-          "order_item",
-          note,
-        );
-        update.reference_id = itemId;
+        const priced = { ...details, unit_price: details.unit_price ?? line.unit_price };
+        const update = stamp({ action: "ITEM_UPDATE", details: priced }, "order_item", note, itemId);
         return [...row.actions.filter((a) => !(a.action === "ITEM_UPDATE" && a.reference_id === itemId)), update];
       }),
 
@@ -497,7 +453,7 @@ export function createOrderEditService(changeType: OrderChangeType = "edit") {
           const { id, ...money } = method;
           await q.setMethod(id, { ...money, updated_at: new Date() });
         }
-        const promotionsBefore = plan.promotions ? await q.promotionsOf({ ids: [order.id] }) : undefined;
+        const promotionsBefore = plan.promotions ? await q.promotionsOf([order.id]) : undefined;
         if (plan.promotions) await q.replacePromotions(order.id, plan.promotions);
         await q.setOrder(order.id, { ...plan.totals, version: row.version, updated_at: new Date() });
         await save(row.id, { status: "confirmed", confirmed_at: new Date(), confirmed_by: actor.actor_id });
@@ -652,6 +608,24 @@ function requireAction(
 }
 
 export type OrderEditService = ReturnType<typeof createOrderEditService>;
+
+/** A new action: an existing line's or method's (`referenceId`), or an added one's, named by its own id. */
+export function stamp(
+  body: OrderChangeActionBody,
+  reference: OrderChangeAction["reference"],
+  note?: string | null,
+  referenceId?: string,
+): OrderChangeAction {
+  const id = generateId("ordchact");
+  return {
+    ...body,
+    id,
+    reference,
+    reference_id: referenceId ?? id,
+    internal_note: note ?? null,
+    created_at: new Date().toISOString(),
+  } as OrderChangeAction;
+}
 
 /**
  * What a confirmed edit adds to the order (its new lines, its new shipping methods) as rows: each with

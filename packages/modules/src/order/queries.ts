@@ -31,9 +31,11 @@ import {
   liveRecords,
   orderBy,
   rangeConditions,
+  rowsOf,
   statement,
   textSearch,
   type JsonRelation,
+  type ListFilters,
   type ListPaging,
   type Paging,
   type Placeholders,
@@ -55,7 +57,6 @@ import {
   returnReason,
   type ClaimExchangeKind,
   type OrderChangeStatus,
-  type OrderChangeType,
   type ReturnStatus,
   type OrderLineItemRow,
   type OrderReturnItemRow,
@@ -250,16 +251,10 @@ function orderConditions(filters: OrderFilters): SQL[] {
 const returnById = first(
   statement((v: Placeholders<{ id: string }>) => db.select().from(orderReturn).where(eq(orderReturn.id, v.id))),
 );
-const returnsOfOrders = statement((v: Placeholders<{ ids: string[] }>) =>
-  db
-    .select()
-    .from(orderReturn)
-    .where(inList(orderReturn.order_id, v.ids))
-    .orderBy(asc(orderReturn.created_at), asc(orderReturn.id)),
-);
-const itemsOfReturns = statement((v: Placeholders<{ ids: string[] }>) =>
-  db.select().from(orderReturnItem).where(inList(orderReturnItem.return_id, v.ids)).orderBy(asc(orderReturnItem.id)),
-);
+const returnsOfOrders = rowsOf(orderReturn, orderReturn.order_id, {
+  order: [asc(orderReturn.created_at), asc(orderReturn.id)],
+});
+const itemsOfReturns = rowsOf(orderReturnItem, orderReturnItem.return_id, { order: [asc(orderReturnItem.id)] });
 const lockReturnById = first(
   statement((v: Placeholders<{ id: string }>) =>
     db.select().from(orderReturn).where(eq(orderReturn.id, v.id)).for("update"),
@@ -269,7 +264,7 @@ const lockReturnById = first(
 /** The items of `rows`, one statement for all, attached to their return. */
 async function withItems(rows: OrderReturnRow[]): Promise<OrderReturn[]> {
   if (rows.length === 0) return [];
-  const items = groupBy(await itemsOfReturns({ ids: rows.map((r) => r.id) }), (i) => i.return_id);
+  const items = groupBy(await itemsOfReturns(rows.map((r) => r.id)), (i) => i.return_id);
   return rows.map((row) => asReturn(row, items.get(row.id) ?? []));
 }
 
@@ -285,27 +280,28 @@ const pendingChange = (where: SQL | undefined) =>
 
 /**
  * A page of order `orderId`'s live changes in `table` (its version changes or its return changes),
- * oldest first, of the ids, types and statuses asked for, and their count.
+ * oldest (or newest) first, of the ids, types and statuses asked for, and their count.
  */
-const changesOfOrder = <T extends typeof orderVersionChange | typeof orderReturnChange>(
-  table: T,
-  orderId: string,
-  filters: { id?: string[]; change_type?: string[]; status?: string[] },
-  page: Paging,
-  newestFirst = false,
-) =>
-  listPage(
-    table,
-    and(
-      eq(table.order_id, orderId),
-      isNull(table.deleted_at),
-      filters.id ? inList(table.id, filters.id) : undefined,
-      filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
-      filters.status ? inList(table.status, filters.status) : undefined,
-    ),
-    newestFirst ? [desc(table.created_at), desc(table.id)] : [asc(table.created_at), asc(table.id)],
-    page,
-  );
+const changesOfOrder =
+  <T extends typeof orderVersionChange | typeof orderReturnChange>(table: T) =>
+  (
+    orderId: string,
+    filters: { id?: string[]; change_type?: string[]; status?: string[] },
+    page: Paging,
+    newestFirst = false,
+  ) =>
+    listPage(
+      table,
+      and(
+        eq(table.order_id, orderId),
+        isNull(table.deleted_at),
+        filters.id ? inList(table.id, filters.id) : undefined,
+        filters.change_type ? inList(table.change_type, filters.change_type) : undefined,
+        filters.status ? inList(table.status, filters.status) : undefined,
+      ),
+      newestFirst ? [desc(table.created_at), desc(table.id)] : [asc(table.created_at), asc(table.id)],
+      page,
+    );
 
 const requested = eq(orderTransferRequest.status, "requested");
 const unexpired = gt(orderTransferRequest.expires_at, sql`now()`);
@@ -371,9 +367,7 @@ export const orderQueries = {
   insertMethods: insertRows<OrderShippingMethodRow[]>(orderShippingMethod, { returning: true }),
   insertPromotions,
   /** Appends an entry to an order's change log. */
-  insertChange: first(
-    statement((v: Placeholders<typeof orderChange.$inferInsert>) => db.insert(orderChange).values(v).returning()),
-  ),
+  insertChange: statement((v: Placeholders<typeof orderChange.$inferInsert>) => db.insert(orderChange).values(v)),
   /** Sets columns of order `id` (a status, an address, metadata). */
   async setOrder(id: string, values: Partial<typeof order.$inferInsert>): Promise<void> {
     await db.update(order).set(values).where(eq(order.id, id));
@@ -502,13 +496,9 @@ export const orderQueries = {
     ),
   ),
   /** The promotions the orders `ids` record. */
-  promotionsOf: statement((v: Placeholders<{ ids: string[] }>) =>
-    db
-      .select()
-      .from(orderPromotion)
-      .where(inList(orderPromotion.order_id, v.ids))
-      .orderBy(asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)),
-  ),
+  promotionsOf: rowsOf(orderPromotion, orderPromotion.order_id, {
+    order: [asc(orderPromotion.order_id), asc(orderPromotion.promotion_id)],
+  }),
   /** A page (by id, after `after`) of open orders' lines still owing units. */
   unfulfilledLines: statement((v: Placeholders<{ after: string; limit: number }>) =>
     db
@@ -534,7 +524,11 @@ export const orderQueries = {
   /** A page (by id, after `after`) of live orders with their highest total and payment collections. */
   paymentTotals: statement((v: Placeholders<{ after: string; limit: number }>) =>
     db
-      .select({ id: order.id, total: highestTotal, payment_collection_ids: order.payment_collection_ids })
+      .select({
+        id: order.id,
+        total: highestTotal.mapWith(Number),
+        payment_collection_ids: order.payment_collection_ids,
+      })
       .from(order)
       .where(and(live, gt(order.id, v.after)))
       .orderBy(order.id)
@@ -549,7 +543,7 @@ export const orderQueries = {
   /** The return row `id`, locked, without its items. */
   lockReturnRow: lockReturnById,
   /** Every return of the orders `ids`, with its items, oldest first. */
-  returnsOfOrders: async (ids: string[]): Promise<OrderReturn[]> => withItems(await returnsOfOrders({ ids })),
+  returnsOfOrders: async (ids: string[]): Promise<OrderReturn[]> => withItems(await returnsOfOrders(ids)),
   async returns(
     filters: { order_id?: string[]; status?: string[] },
     page: Paging,
@@ -636,19 +630,9 @@ export const orderQueries = {
   insertVersionChange: versionChanges.insert,
   saveVersionChange: versionChanges.update,
   /** A page of order `orderId`'s changes, oldest (or newest) first, of the types and statuses asked for. */
-  versionChanges: (
-    orderId: string,
-    filters: { id?: string[]; change_type?: OrderChangeType[]; status?: OrderChangeStatus[] },
-    page: Paging,
-    newestFirst?: boolean,
-  ) => changesOfOrder(orderVersionChange, orderId, filters, page, newestFirst),
-  /** The first `limit` return changes of order `orderId` (oldest or newest first) of the types and statuses asked for, and their count. */
-  returnChangesOfOrder: (
-    orderId: string,
-    filters: { id?: string[]; change_type?: string[]; status?: string[] },
-    limit: number,
-    newestFirst?: boolean,
-  ) => changesOfOrder(orderReturnChange, orderId, filters, { limit, offset: 0 }, newestFirst),
+  versionChanges: changesOfOrder(orderVersionChange),
+  /** A page of order `orderId`'s return changes, oldest (or newest) first, of the types and statuses asked for. */
+  returnChangesOfOrder: changesOfOrder(orderReturnChange),
   insertVersion: statement((v: Placeholders<typeof orderVersion.$inferInsert>) => db.insert(orderVersion).values(v)),
   deleteVersion: statement((v: Placeholders<{ order_id: string; version: number }>) =>
     db.delete(orderVersion).where(and(eq(orderVersion.order_id, v.order_id), eq(orderVersion.version, v.version))),
@@ -698,14 +682,6 @@ export const orderQueries = {
         .returning(),
     ),
   ),
-  openTransfer: first(
-    statement((v: Placeholders<{ order_id: string }>) =>
-      db
-        .select()
-        .from(orderTransferRequest)
-        .where(and(eq(orderTransferRequest.order_id, v.order_id), requested, unexpired)),
-    ),
-  ),
 
   // Return reasons.
   reasons: { ...reasons, list: reasons.listBy(reasonConditions) },
@@ -716,25 +692,18 @@ const claimsExchanges = liveRecords(orderClaimExchange, "Order change", {
   updated_at: orderClaimExchange.updated_at,
 });
 
-/** Filters of a list of exchanges or claims (Medusa's list query). */
-export interface ClaimExchangeFilters {
-  id?: string[];
+/** Filters of a list of exchanges or claims (Medusa's list query; `q`: part of the id or the order's id). */
+export interface ClaimExchangeFilters extends ListFilters {
   order_id?: string[];
   /** Their order changes' statuses. */
   status?: OrderChangeStatus[];
-  /** Part of the id or the order's id. */
-  q?: string;
   created_at?: RangeFilter<Date>;
   updated_at?: RangeFilter<Date>;
 }
 
 /** The statements of exchanges and claims (`order_claim_exchange`). */
 export const claimExchangeQueries = {
-  insert: claimsExchanges.insert,
-  find: claimsExchanges.find,
-  lock: claimsExchanges.lock,
-  update: claimsExchanges.update,
-  remove: claimsExchanges.softDelete,
+  ...claimsExchanges,
   /** The exchange or claim whose return is `return_id`, if any. */
   ofReturn: first(
     statement((v: Placeholders<{ return_id: string }>) =>

@@ -38,10 +38,7 @@ export interface ConfirmedRequest {
 }
 
 /** What confirming a receipt hands the receive-return saga: the units to restock, and those damaged. */
-export interface ConfirmedReceipt {
-  change_id: string;
-  order_id: string;
-  return_id: string;
+export interface ConfirmedReceipt extends Omit<ConfirmedRequest, "return"> {
   receive: ReturnReceive;
   dismiss: Array<{ id: string; quantity: number }>;
 }
@@ -371,9 +368,8 @@ export function createReturnChangeService() {
     async updateRequest(returnId: string, input: ReturnRequestUpdate) {
       return transaction(async () => {
         const row = await changes.lock(returnId, "return_request");
-        const set: Partial<OrderReturnChangeRow> = {};
-        if (input.location_id !== undefined) set.location_id = input.location_id;
-        if (input.metadata !== undefined) set.metadata = input.metadata;
+        // Drizzle leaves a field given `undefined` out of the update.
+        const set = { location_id: input.location_id, metadata: input.metadata };
         return draftReturn(await changes.save(row, set), await claimExchangeQueries.ofReturn({ return_id: returnId }));
       });
     },

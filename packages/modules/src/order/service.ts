@@ -1,15 +1,7 @@
 import { errors, generateId } from "@kasse/core";
 import { groupBy, toStoredAddress, transaction, type ListPaging, type Paging } from "@kasse/db";
-import type { OrderPaymentStatus, OrderChangeRow, OrderRow } from "./schema";
-import type {
-  OrderActor,
-  OrderAddress,
-  OrderAddressInput,
-  OrderCreate,
-  OrderFilters,
-  OrderReturn,
-  OrderUpdate,
-} from "./shapes";
+import type { OrderPaymentStatus, OrderChangeRow, OrderLineItemRow, OrderRow } from "./schema";
+import type { OrderActor, OrderAddress, OrderAddressInput, OrderCreate, OrderFilters, OrderUpdate } from "./shapes";
 import { orderQueries as q, type LineStage, type Order } from "./queries";
 import { deriveFulfillmentStatus } from "./fulfillment-status";
 
@@ -125,13 +117,7 @@ export function createOrderService() {
       return transaction(async () => {
         const id = generateId("order");
         /** The order's lines or shipping methods in the order given (`rank`), with new ids; totals not given are 0. */
-        const ranked = <
-          T extends {
-            tax_total?: number | null;
-            discount_total?: number | null;
-            metadata?: Record<string, unknown> | null;
-          },
-        >(
+        const ranked = <T extends Partial<Pick<OrderLineItemRow, "tax_total" | "discount_total" | "metadata">>>(
           rows: T[],
           prefix: string,
         ) =>
@@ -192,21 +178,14 @@ export function createOrderService() {
     lock: q.lock,
 
     /** A page of orders with their lines and shipping methods, and how many match in all: one statement. */
-    async list(filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> {
-      const { items, count } = await q.page(filters, page, false);
-      return { items, count };
-    },
+    list: (filters: OrderFilters, page: ListPaging): Promise<{ items: Order[]; count: number }> =>
+      q.page(filters, page, false),
 
     /**
      * {@link list} with each order's returns and their items (what `orderReturn.listForOrders` reads),
      * still in one statement: the admin's order list.
      */
-    listWithReturns(
-      filters: OrderFilters,
-      page: ListPaging,
-    ): Promise<{ items: Order[]; count: number; returns: Map<string, OrderReturn[]> }> {
-      return q.page(filters, page, true);
-    },
+    listWithReturns: (filters: OrderFilters, page: ListPaging) => q.page(filters, page, true),
 
     /** Admin edit of email, addresses and metadata; the fields that changed are logged before/after. */
     async update(id: string, input: OrderUpdate, actor: OrderActor = SYSTEM): Promise<Order> {
@@ -402,8 +381,8 @@ export function createOrderService() {
       actor: OrderActor,
       before: Record<string, unknown> | null,
       after: Record<string, unknown> | null,
-    ): Promise<OrderChangeRow> {
-      const row = await q.insertChange({
+    ): Promise<void> {
+      await q.insertChange({
         id: generateId("ordch"),
         order_id: orderId,
         action,
@@ -412,7 +391,6 @@ export function createOrderService() {
         before,
         after,
       });
-      return row!;
     },
 
     /** The order's change log, oldest first. */
@@ -485,7 +463,7 @@ export function createOrderService() {
      * order's currency), by order id, in promotion id order: one query for all the orders.
      */
     async promotionsOf(orderIds: string[]): Promise<Map<string, Array<{ promotion_id: string; amount: number }>>> {
-      const rows = orderIds.length ? await q.promotionsOf({ ids: orderIds }) : [];
+      const rows = orderIds.length ? await q.promotionsOf(orderIds) : [];
       return groupBy(rows, (r) => r.order_id, { value: ({ order_id: _order, ...promotion }) => promotion });
     },
 
@@ -504,13 +482,7 @@ export function createOrderService() {
      * lowered it leaves the difference to refund) and payment collections: what their payments may
      * hold (`kasse check`).
      */
-    async paymentTotalsPage(
-      afterId: string,
-      limit: number,
-    ): Promise<Array<{ id: string; total: number; payment_collection_ids: string[] }>> {
-      const rows = await q.paymentTotals({ after: afterId, limit });
-      return rows.map((r) => ({ ...r, total: Number(r.total) }));
-    },
+    paymentTotalsPage: (afterId: string, limit: number) => q.paymentTotals({ after: afterId, limit }),
   };
   return service;
 }
@@ -521,7 +493,8 @@ function toAddress(input: OrderAddressInput | null | undefined): OrderAddress | 
   return input ? toStoredAddress("ordaddr", input) : null;
 }
 
-function pick(row: Partial<OrderRow>, keys: Array<keyof OrderRow>): Record<string, unknown> {
+/** The `keys` of `row`, each null when it has none: what the change log records before and after. */
+export function pick(row: Partial<OrderRow>, keys: Array<keyof OrderRow>): Record<string, unknown> {
   return Object.fromEntries(keys.map((key) => [key, row[key] ?? null]));
 }
 

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TString } from "@sinclair/typebox";
+import { Type, type Static, type TString } from "@sinclair/typebox";
 import {
   Amount,
   Code,
@@ -17,7 +17,7 @@ import {
   Title,
   Url,
 } from "@kasse/core";
-import { RowView, View, type StoredAddress, type ListFilters } from "@kasse/db";
+import { Extend, RowView, View, type StoredAddress, type ListFilters } from "@kasse/db";
 import {
   CLAIM_REASONS,
   CLAIM_TYPES,
@@ -39,22 +39,6 @@ import {
 
 /** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
 export type OrderAddress = StoredAddress;
-/**
- * Medusa's action names that order changes write: a line added (its later updates and removal change
- * or drop that action), an existing line's quantity or price, a shipping method added or removed (a
- * canceled exchange's or claim's), a claimed item, a promotion code added to or taken off a draft.
- */
-export const ORDER_CHANGE_ACTIONS = [
-  "ITEM_ADD",
-  "ITEM_UPDATE",
-  "SHIPPING_ADD",
-  "SHIPPING_REMOVE",
-  "WRITE_OFF_ITEM",
-  "CREDIT_LINE_ADD",
-  "PROMOTION_ADD",
-  "PROMOTION_REMOVE",
-] as const;
-export type OrderChangeActionName = (typeof ORDER_CHANGE_ACTIONS)[number];
 /** A return with its items (`item_id`: the order line, as Medusa names it). */
 export type OrderReturn = OrderReturnRow & { items: Array<OrderReturnItemRow & { item_id: string }> };
 
@@ -191,10 +175,8 @@ export const OrderSummaryResponse = Type.Object({
 });
 
 /** Filters of `GET /admin/return-reasons`. */
-export interface ReturnReasonFilters {
-  id?: string[];
+export interface ReturnReasonFilters extends ListFilters {
   value?: string[];
-  q?: string;
 }
 
 /** Body of `POST /admin/return-reasons`. */
@@ -292,10 +274,7 @@ export const ReturnReceiveItems = Strict({
 export type ReturnReceiveItems = Static<typeof ReturnReceiveItems>;
 
 /** Body of `POST /admin/returns/{id}/receive-items/{action_id}`. */
-export const ReturnReceiveItemUpdate = Strict({
-  quantity: Type.Optional(Count({ minimum: 1 })),
-  internal_note: Note(),
-});
+export const ReturnReceiveItemUpdate = Type.Omit(ReturnRequestItemUpdate, ["reason_id"]);
 export type ReturnReceiveItemUpdate = Static<typeof ReturnReceiveItemUpdate>;
 
 /** Body of `POST /admin/returns/{id}/request` and `…/receive/confirm`. */
@@ -324,10 +303,6 @@ export const OrderChangeView = RowView(orderChange);
 export const ReturnReasonView = RowView(returnReason);
 /** An item of a return; `item_id` is its order line (Medusa's name for `line_item_id`). */
 export const ReturnItemView = RowView(orderReturnItem, { item_id: Type.String() });
-/**
- * A return with its items. A return whose request is still pending (Medusa's order-change
- * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
- */
 /** A return's shipping method: the return option, and what it costs in its currency. */
 const ReturnShippingView = View({
   shipping_option_id: Type.String(),
@@ -335,6 +310,10 @@ const ReturnShippingView = View({
   amount: MoneyView(),
   currency_code: Type.String(),
 });
+/**
+ * A return with its items. A return whose request is still pending (Medusa's order-change
+ * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
+ */
 export const ReturnView = RowView(orderReturn, {
   location_id: Type.Union([Type.String(), Type.Null()]),
   items: Type.Array(ReturnItemView),
@@ -361,8 +340,7 @@ export const ReturnChangeActionView = View({
 export const ReturnChangeView = RowView(orderReturnChange, {
   actions: Type.Array(ReturnChangeActionView),
   shipping: Type.Union([
-    View({
-      ...(ReturnShippingView as unknown as { properties: Record<string, TSchema> }).properties,
+    Extend(ReturnShippingView, {
       id: Type.String(),
       internal_note: Type.Union([Type.String(), Type.Null()]),
       created_at: Type.String(),
@@ -455,11 +433,7 @@ export const OrderEditShippingAdd = Strict({
 export type OrderEditShippingAdd = Static<typeof OrderEditShippingAdd>;
 
 /** An added shipping method's new price. */
-export const OrderEditShippingUpdate = Strict({
-  custom_amount: Type.Optional(Amount()),
-  internal_note: OptionalText(),
-  metadata: OptionalMetadata(),
-});
+export const OrderEditShippingUpdate = Type.Omit(OrderEditShippingAdd, ["shipping_option_id", "description"]);
 export type OrderEditShippingUpdate = Static<typeof OrderEditShippingUpdate>;
 
 /**

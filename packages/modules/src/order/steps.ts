@@ -86,22 +86,22 @@ export const checkOrderOpenStep = step("check-order-open", {
   },
 });
 
+/** What {@link moveOrderLinesStep} moves: units of the order's lines, at one stage, logged as `action`. */
+interface LinesMove {
+  order_id: string;
+  stage: LineStage;
+  items: Array<{ id: string; quantity: number }>;
+  action: string;
+  actor?: OrderActor | null;
+}
+
 /**
  * Moves the order lines' fulfilled, shipped or delivered quantities (validated, order locked) and
  * re-derives `fulfillment_status`. Compensation moves them back. Outputs each line's snapshot, for
  * the stock and fulfillment steps after it.
  */
 export const moveOrderLinesStep = step("move-order-line-quantities", {
-  invoke: async (
-    input: {
-      order_id: string;
-      stage: LineStage;
-      items: Array<{ id: string; quantity: number }>;
-      action: string;
-      actor?: OrderActor | null;
-    },
-    ctx,
-  ) => {
+  invoke: async (input: LinesMove, ctx) => {
     const updated = await ctx.modules.order.moveLineQuantities(input.order_id, {
       stage: input.stage,
       lines: input.items,
@@ -122,10 +122,7 @@ export const moveOrderLinesStep = step("move-order-line-quantities", {
     });
     return { output: { fulfillment_status: updated.fulfillment_status, lines }, compensateInput: input };
   },
-  compensate: async (
-    input: { order_id: string; stage: LineStage; items: Array<{ id: string; quantity: number }>; action: string },
-    ctx,
-  ) => {
+  compensate: async (input: LinesMove, ctx) => {
     await ctx.modules.order.moveLineQuantities(input.order_id, {
       stage: input.stage,
       lines: input.items.map((l) => ({ id: l.id, quantity: -l.quantity })),
@@ -376,20 +373,12 @@ export const confirmClaimExchangeStep = step("confirm-claim-exchange", {
   ) => {
     const actor = input.actor ?? { actor_type: null, actor_id: null };
     const confirmed = await ctx.modules.claimExchange.confirm(input.kind, input.plan, input.settled, actor);
-    const no_notification = input.no_notification ?? false;
     await ctx.emit("order.updated", { id: confirmed.order_id });
-    if (input.kind === "exchange")
-      await ctx.emit("order.exchange_created", {
-        order_id: confirmed.order_id,
-        exchange_id: confirmed.undo.id,
-        no_notification,
-      });
-    else
-      await ctx.emit("order.claim_created", {
-        order_id: confirmed.order_id,
-        claim_id: confirmed.undo.id,
-        no_notification,
-      });
+    await ctx.emit(`order.${input.kind}_created`, {
+      order_id: confirmed.order_id,
+      [`${input.kind}_id`]: confirmed.undo.id,
+      no_notification: input.no_notification ?? false,
+    });
     const { undo, ...output } = confirmed;
     return { output: { ...output, id: undo.id }, compensateInput: { undo, actor } };
   },

@@ -106,11 +106,6 @@ export function createOrderTransferService() {
         return { request: used, order: await orders.retrieve(current.id) };
       });
     },
-
-    /** The open (unanswered, unexpired) request of each order, for views. */
-    async openRequest(orderId: string): Promise<OrderTransferRequestRow | null> {
-      return (await q.openTransfer({ order_id: orderId })) ?? null;
-    },
   };
   return service;
 }
