@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import {
   db,
@@ -509,7 +509,7 @@ export const inventoryQueries = {
         ),
       )
       .orderBy(inventoryLevel.id)
-      .limit(v.limit as unknown as Placeholder);
+      .limit(v.limit);
   }),
   /** The units the live reservations of each of the line items `ids` hold. */
   reservedForLines: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -529,6 +529,6 @@ export const inventoryQueries = {
       .from(reservationItem)
       .where(and(liveReservation, isNotNull(reservationItem.line_item_id), sql`${reservationItem.id} > ${v.after}`))
       .orderBy(reservationItem.id)
-      .limit(v.limit as unknown as Placeholder),
+      .limit(v.limit),
   ),
 };

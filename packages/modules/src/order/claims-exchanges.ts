@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { transaction, type ListPaging } from "@kasse/db";
+import { transaction, viewPage, type ListPaging } from "@kasse/db";
 import { claimExchangeQueries as cq, orderQueries as q, type ClaimExchangeFilters } from "./queries";
 import type {
   ClaimExchangeKind,
@@ -190,10 +190,8 @@ export function createClaimExchangeService() {
     },
 
     /** A page of exchanges or claims, with their changes. */
-    async list(kind: ClaimExchangeKind, filters: ClaimExchangeFilters, page: ListPaging) {
-      const { items, count } = await cq.list(kind, filters, page);
-      return { items: await Promise.all(items.map(view)), count };
-    },
+    list: (kind: ClaimExchangeKind, filters: ClaimExchangeFilters, page: ListPaging) =>
+      viewPage(cq.list(kind, filters, page), (rows) => Promise.all(rows.map(view))),
 
     /** The exchange or claim `id` with its change, refused unless the change is still pending (its parts can change). */
     async pending(

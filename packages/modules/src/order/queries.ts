@@ -180,13 +180,7 @@ const draftsOrPlaced = (filters: OrderFilters) => (filters.is_draft_order ? eq(o
 /** {@link pageQuery} unfiltered, in the default order (the admin's order list as it opens): built once. */
 const firstPagesOf = (returns: boolean) =>
   statement((v: Placeholders<{ limit: number; offset: number }>) =>
-    pageQuery(
-      and(live, placed)!,
-      orderBy(undefined, ORDER_COLUMNS, order.id),
-      v.limit as unknown as Placeholder,
-      v.offset as unknown as Placeholder,
-      returns,
-    ),
+    pageQuery(and(live, placed)!, orderBy(undefined, ORDER_COLUMNS, order.id), v.limit, v.offset, returns),
   );
 const firstPages = firstPagesOf(false);
 const firstPagesWithReturns = firstPagesOf(true);
@@ -464,7 +458,7 @@ export const orderQueries = {
       .groupBy(order.cart_id)
       .having(sql`count(*) > 1`)
       .orderBy(order.cart_id)
-      .limit(v.limit as unknown as Placeholder),
+      .limit(v.limit),
   ),
   /** The carts among `ids` that have a live order. */
   cartsWithOrders: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -519,7 +513,7 @@ export const orderQueries = {
         ),
       )
       .orderBy(orderLineItem.id)
-      .limit(v.limit as unknown as Placeholder),
+      .limit(v.limit),
   ),
   /** A page (by id, after `after`) of live orders with their highest total and payment collections. */
   paymentTotals: statement((v: Placeholders<{ after: string; limit: number }>) =>
@@ -532,7 +526,7 @@ export const orderQueries = {
       .from(order)
       .where(and(live, gt(order.id, v.after)))
       .orderBy(order.id)
-      .limit(v.limit as unknown as Placeholder),
+      .limit(v.limit),
   ),
 
   // Returns.

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
-import { errors, generateId } from "@kasse/core";
+import { randomBytes } from "node:crypto";
+import { errors, generateId, hashSecret } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q } from "./queries";
 import type { OrderTransferRequestRow } from "./schema";
@@ -8,8 +8,6 @@ import { createOrderService, type Order } from "./service";
 
 /** How long a transfer link works. */
 export const TRANSFER_TOKEN_TTL_MS = 7 * 24 * 60 * 60_000;
-
-const sha256 = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
 /** What answering a transfer did: the request as it ended and the order after it. */
 export interface TransferAnswer {
@@ -55,7 +53,7 @@ export function createOrderTransferService() {
           order_id: current.id,
           customer_id: input.customer_id,
           email: current.email,
-          token_hash: sha256(secret),
+          token_hash: hashSecret(secret),
           expires_at: new Date(now.getTime() + (input.ttlMs ?? TRANSFER_TOKEN_TTL_MS)),
         }))!;
         await orders.recordChange(current.id, "transfer_requested", actor, null, {
@@ -82,7 +80,7 @@ export function createOrderTransferService() {
         const now = new Date();
         const used = await q.useTransferToken({
           order_id: current.id,
-          token_hash: sha256(secret),
+          token_hash: hashSecret(secret),
           status: answer === "accept" ? "accepted" : "declined",
           at: now,
         });
