@@ -148,13 +148,6 @@ export const eventQueries = {
     ...(filters.id ? [inList(webhook.id, filters.id)] : []),
     ...(filters.enabled === undefined ? [] : [eq(webhook.enabled, filters.enabled)]),
   ]),
-  /** Soft-deletes the live endpoint `id`, disabling it. */
-  deleteWebhook: statement((v: Placeholders<{ id: string; now: Date }>) =>
-    db
-      .update(webhook)
-      .set({ deleted_at: v.now, enabled: false, updated_at: v.now })
-      .where(and(eq(webhook.id, v.id), isNull(webhook.deleted_at))),
-  ),
   /** The enabled live endpoints. */
   enabledHooks: statement(() =>
     db

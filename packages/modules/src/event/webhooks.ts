@@ -103,14 +103,13 @@ export function createWebhookService(options: WebhookServiceOptions) {
       return view(await records.update(id, values));
     },
 
+    /** Soft-deletes the endpoint, disabled. */
     async delete(id: string): Promise<void> {
-      await service.retrieve(id);
-      await q.deleteWebhook({ id, now: new Date() });
+      await records.update(id, { deleted_at: new Date(), enabled: false });
     },
 
     /** A new signing secret, shown once; the old one stops signing at once. */
     async rotateSecret(id: string): Promise<WebhookInfo & { secret: string }> {
-      await service.retrieve(id);
       const secret = newSecret();
       const row = await records.update(id, { secret: seal(Buffer.from(secret), key) });
       return { ...view(row), secret };

@@ -79,7 +79,6 @@ export function createRegionService() {
 
     /** Soft delete; the region's countries become free for another region. */
     async delete(id: string): Promise<void> {
-      await service.retrieve(id);
       await transaction(async () => {
         await q.softDelete(id);
         await q.freeCountries({ region_id: id, keep: [] });
