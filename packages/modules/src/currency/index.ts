@@ -1,2 +1,2 @@
-export { createCurrencyService, type CurrencyService, type Currency } from "./service";
+export { createCurrencyService, type CurrencyService } from "./service";
 export * from "./shapes";

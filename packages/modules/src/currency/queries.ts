@@ -11,13 +11,10 @@ import {
   type ListPaging,
   type Placeholders,
 } from "@kasse/db";
-import { currency, type CurrencyRow } from "./schema";
-import type { CurrencyFilters } from "./shapes";
+import { currency } from "./schema";
+import type { Currency, CurrencyFilters } from "./shapes";
 
 // The currency module's SQL: the only file of the module that imports drizzle and its table.
-
-/** A currency as the API shows it (Medusa's shape plus `is_default`). */
-export type CurrencyRecord = Omit<CurrencyRow, "deleted_at">;
 
 const { deleted_at: _deleted, ...columns } = getTableColumns(currency);
 
@@ -38,7 +35,7 @@ export const currencyQueries = {
   ),
   /** The store's default currency, if one was chosen. */
   theDefault: first(statement(() => db.select(columns).from(currency).where(eq(currency.is_default, true)))),
-  async list(filters: CurrencyFilters, page: ListPaging): Promise<{ items: CurrencyRecord[]; count: number }> {
+  async list(filters: CurrencyFilters, page: ListPaging): Promise<{ items: Currency[]; count: number }> {
     const order = orderBy(page.order, columns, currency.code, "code");
     const { items, count } = await listPage(currency, and(...conditions(filters)), order, page);
     return { items: items.map(({ deleted_at: _deleted, ...row }) => row), count };

@@ -1,10 +1,7 @@
 import { errors } from "@kasse/core";
 import { transaction } from "@kasse/db";
-import { currencyQueries as q, type CurrencyRecord } from "./queries";
-import type { CurrencyUpdate } from "./shapes";
-
-/** A currency as the API shows it (Medusa's shape plus `is_default`). */
-export type Currency = CurrencyRecord;
+import { currencyQueries as q } from "./queries";
+import type { Currency, CurrencyUpdate } from "./shapes";
 
 /**
  * ISO 4217 currencies (seeded by migration): reads, and choosing the store's default. Built once per

@@ -1,7 +1,7 @@
 import { Strict } from "@kasse/core";
 import { Type, type Static } from "@sinclair/typebox";
 import { RowView } from "@kasse/db";
-import { currency } from "./schema";
+import { currency, type CurrencyRow } from "./schema";
 
 /** Body of `POST /admin/currencies/{code}`. */
 export const CurrencyUpdate = Strict({ is_default: Type.Optional(Type.Boolean()) });
@@ -18,6 +18,8 @@ export interface CurrencyFilters {
 
 /** A currency. */
 export const CurrencyView = RowView(currency);
+/** A currency as the API shows it (Medusa's shape plus `is_default`). */
+export type Currency = Omit<CurrencyRow, "deleted_at">;
 
 // What the index gives of the tables' own vocabulary: their row types, and the values and types their columns hold.
 export { type CurrencyRow } from "./schema";
