@@ -64,14 +64,10 @@ export type LineItemInsert = Omit<
 };
 
 /** A new shipping method: the option the flow chose for the cart, at its amount. */
-export interface ShippingMethodInsert {
-  shipping_option_id: string;
-  shipping_profile_id: string | null;
-  name: string;
-  amount: number;
-  is_tax_inclusive: boolean;
-  data: Record<string, unknown>;
-}
+export type ShippingMethodInsert = Pick<
+  CartShippingMethodRow,
+  "shipping_option_id" | "shipping_profile_id" | "name" | "amount" | "is_tax_inclusive" | "data"
+>;
 
 /** Whether `method` makes way for `input` ({@link CartService.setShippingMethod}): same profile or same option. */
 export function replacedBy(method: CartShippingMethodRow, input: ShippingMethodInsert): boolean {
@@ -168,7 +164,7 @@ export function createCartService() {
     async updateItem(
       cartId: string,
       itemId: string,
-      input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
+      input: Partial<Pick<CartLineItemRow, "quantity" | "unit_price" | "metadata">>,
     ): Promise<CartLineItemRow> {
       const { quantity, unit_price, metadata } = input;
       const updated = await q.updateItem({
@@ -242,7 +238,7 @@ export function createCartService() {
       return now;
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */
-    completedCartsPage: (afterId: string, limit: number): Promise<string[]> => q.completedIds(afterId, limit),
+    completedCartsPage: q.completedIds,
 
     /** Which of these ids are line items of a cart not completed, with their carts (checkout may be reserving for them). */
     async openCartLines(ids: string[]): Promise<Map<string, string>> {
