@@ -32,18 +32,11 @@ export function datesPassed(state: CartState, now: Date): boolean {
 }
 
 /** What a new cart starts with; the flow resolves region, currency and channel first. */
-export interface CartInsert {
-  region_id: string | null;
-  sales_channel_id: string | null;
-  currency_code: string;
-  customer_id?: string | null;
-  email?: string | null;
-  locale?: string | null;
-  metadata?: Record<string, unknown> | null;
-  shipping_address?: CartAddressInput | null;
-  billing_address?: CartAddressInput | null;
-  promo_codes?: string[];
-}
+export type CartInsert = Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code"> &
+  Partial<Pick<CartRow, "customer_id" | "email" | "locale" | "metadata" | "promo_codes">> & {
+    shipping_address?: CartAddressInput | null;
+    billing_address?: CartAddressInput | null;
+  };
 
 /** A new line: the variant snapshot the flow took from the catalog. */
 export type LineItemInsert = Omit<
