@@ -583,12 +583,10 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      * Records a provider's webhook event once by its id: true when this call recorded it, false for
      * a repeated delivery (nothing changes).
      */
-    async recordWebhookEvent(
+    recordWebhookEvent: (
       providerId: string,
-      event: { event_id: string; action: string; session_id: string; reference: string; amount: number },
-    ): Promise<boolean> {
-      return q.insertWebhookEvent({ provider_id: providerId, ...event });
-    },
+      event: Pick<PaymentWebhookEventRow, "event_id" | "action" | "session_id" | "reference" | "amount">,
+    ): Promise<boolean> => q.insertWebhookEvent({ provider_id: providerId, ...event }),
 
     /** A recorded webhook event; 404 when there is none. */
     async webhookEvent(providerId: string, eventId: string): Promise<PaymentWebhookEventRow> {
