@@ -74,15 +74,9 @@ export const authQueries = {
       .innerJoin(authIdentity, eq(authIdentity.id, providerIdentity.auth_identity_id))
       .where(and(eq(providerIdentity.provider, v.provider), eq(providerIdentity.entity_id, v.entity_id), liveIdentity)),
   ),
-  /** Sets `changes` on the provider identity (its `updated_at` too); the row, if there is one. */
-  async updateProviderIdentity(id: string, changes: ProviderIdentityFields): Promise<ProviderIdentityRow | undefined> {
-    const [row] = await db
-      .update(providerIdentity)
-      .set({ ...changes, updated_at: new Date() })
-      .where(eq(providerIdentity.id, id))
-      .returning();
-    return row;
-  },
+  /** Sets `changes` on the provider identity (its `updated_at` too); `not_found` when there is none. */
+  updateProviderIdentity: (id: string, changes: ProviderIdentityFields): Promise<ProviderIdentityRow> =>
+    logins.update(id, { ...changes, updated_at: new Date() }),
   /** Deletes the identity (its provider identities go with it); undefined when there was none. */
   deleteIdentity: first(
     statement((v: Placeholders<{ id: string }>) =>
@@ -150,11 +144,9 @@ export const authQueries = {
       .orderBy(asc(authIdentity.id))
       .for("update"),
   ),
-  disableIdentities: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db.update(authIdentity).set({ deleted_at: v.at, updated_at: v.at }).where(inList(authIdentity.id, v.ids)),
-  ),
-  enableIdentities: statement((v: Placeholders<{ ids: string[]; at: Date }>) =>
-    db.update(authIdentity).set({ deleted_at: null, updated_at: v.at }).where(inList(authIdentity.id, v.ids)),
+  /** Disables the identities `ids` (`deleted_at` a time) or enables them again (null). */
+  setIdentitiesDeleted: statement((v: Placeholders<{ ids: string[]; deleted_at: Date | null; at: Date }>) =>
+    db.update(authIdentity).set({ deleted_at: v.deleted_at, updated_at: v.at }).where(inList(authIdentity.id, v.ids)),
   ),
   /** Deletes the disabled identities among `ids`; the ids deleted. */
   purgeDisabled: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -226,12 +218,7 @@ export const authQueries = {
   ),
   /** An enabled factor of the identity, if it has one. */
   enabledFactor: first(
-    statement((v: Placeholders<{ identity_id: string }>) =>
-      db
-        .select({ id: authMfaFactor.id })
-        .from(authMfaFactor)
-        .where(and(eq(authMfaFactor.auth_identity_id, v.identity_id), eq(authMfaFactor.status, "enabled"))),
-    ),
+    statement((v: Placeholders<{ identity_id: string }>) => factorsWhere(v, eq(authMfaFactor.status, "enabled"))),
   ),
   /**
    * Records `step` as the factor's last accepted one if it is a later time step than any accepted

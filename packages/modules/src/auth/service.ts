@@ -6,7 +6,7 @@ import type { AuthProvider, AuthResult, IdentityCreate, IdentityStore, ProviderI
 import { createOneTimeTokenService } from "./one-time-tokens";
 import { createMfaService, type MfaChallenge } from "./mfa";
 import { authQueries as q } from "./queries";
-import type { AuthIdentityRow, ProviderIdentityFields, ProviderIdentityRow } from "./schema";
+import type { AuthIdentityRow } from "./schema";
 import type { AuthIdentity, MfaChallengeBody } from "./shapes";
 
 /** The claims a token is signed with; the auth service decides them, the API signs them. */
@@ -157,28 +157,17 @@ export function createAuthService(options: AuthServiceOptions = {}) {
     /** Creates an identity with its first provider identity; a taken `(provider, entity_id)` is a `conflict`. */
     async createIdentity(input: IdentityCreate & { app_metadata?: Record<string, unknown> }): Promise<AuthIdentity> {
       const { app_metadata = {}, ...first } = input;
-      try {
-        return await transaction(async () => {
-          const identity = await q.insertIdentity({ id: generateId("authid"), app_metadata });
-          const entry = await q.insertProviderIdentity({
-            ...first,
-            id: generateId("provid"),
-            auth_identity_id: identity.id,
-          });
-          return { ...identity, provider_identities: [entry] };
-        });
-      } catch (error) {
-        if (isUniqueViolation(error))
-          throw errors.conflict(`An identity for ${input.provider} ${input.entity_id} already exists`);
-        throw error;
-      }
+      return transaction(async () => {
+        const identity = await q.insertIdentity({ id: generateId("authid"), app_metadata });
+        const entry = await q.insertProviderIdentity(
+          { ...first, id: generateId("provid"), auth_identity_id: identity.id },
+          `An identity for ${input.provider} ${input.entity_id} already exists`,
+        );
+        return { ...identity, provider_identities: [entry] };
+      });
     },
 
-    async updateProviderIdentity(id: string, patch: ProviderIdentityFields): Promise<ProviderIdentityRow> {
-      const row = await q.updateProviderIdentity(id, patch);
-      if (!row) throw errors.notFound(`Provider identity with id: ${id} was not found`);
-      return row;
-    },
+    updateProviderIdentity: q.updateProviderIdentity,
 
     /** Deletes an identity and its provider identities for real, freeing its email. */
     async delete(id: string): Promise<void> {
@@ -456,13 +445,16 @@ export function createAuthService(options: AuthServiceOptions = {}) {
       // Locked so a concurrent link (registration with this identity) either lands first and keeps it, or fails after.
       const rows = await q.lockLiveIdentities({ ids });
       const orphans = rows.filter((row) => linkedActorTypes(row).length === 0).map((row) => row.id);
-      if (orphans.length) await q.disableIdentities({ ids: orphans, at: new Date() });
+      if (orphans.length) {
+        const at = new Date();
+        await q.setIdentitiesDeleted({ ids: orphans, deleted_at: at, at });
+      }
       return orphans;
     },
 
     /** Re-enables disabled identities (the compensation of {@link disableOrphans}). */
     async enable(ids: string[]): Promise<void> {
-      if (ids.length) await q.enableIdentities({ ids, at: new Date() });
+      if (ids.length) await q.setIdentitiesDeleted({ ids, deleted_at: null, at: new Date() });
     },
 
     /**

@@ -1,6 +1,7 @@
 import { definitions } from "@kasse/workflows";
 import type { AuthService } from "./service";
 import type { OneTimeTokenService } from "./one-time-tokens";
+import type { IdentityCreate } from "./providers/types";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
 type StepModules = { auth: AuthService; authTokens: OneTimeTokenService };
@@ -8,12 +9,7 @@ type StepModules = { auth: AuthService; authTokens: OneTimeTokenService };
 const { step } = definitions<StepModules>();
 
 /** Input of {@link createAuthIdentityStep}: secrets arrive already hashed, in `provider_metadata`. */
-export interface CreateAuthIdentityInput {
-  provider: string;
-  entity_id: string;
-  user_metadata?: Record<string, unknown> | null;
-  provider_metadata?: Record<string, unknown> | null;
-}
+export type CreateAuthIdentityInput = Omit<IdentityCreate, "verified_email">;
 
 /**
  * Creates an auth identity with one provider identity; undone by deleting it. A taken email is

@@ -181,14 +181,10 @@ export const cartQueries = {
   updateItem: first(
     statement(
       (
-        v: Placeholders<{
-          cart_id: string;
-          id: string;
-          quantity?: number;
-          unit_price?: number;
-          metadata?: Record<string, unknown> | null;
-          updated_at: Date;
-        }>,
+        v: Placeholders<
+          Partial<Pick<CartLineItemRow, "quantity" | "unit_price" | "metadata">> &
+            Pick<CartLineItemRow, "cart_id" | "id" | "updated_at">
+        >,
       ) =>
         db
           .update(cartLineItem)

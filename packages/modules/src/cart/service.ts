@@ -32,18 +32,11 @@ export function datesPassed(state: CartState, now: Date): boolean {
 }
 
 /** What a new cart starts with; the flow resolves region, currency and channel first. */
-export interface CartInsert {
-  region_id: string | null;
-  sales_channel_id: string | null;
-  currency_code: string;
-  customer_id?: string | null;
-  email?: string | null;
-  locale?: string | null;
-  metadata?: Record<string, unknown> | null;
-  shipping_address?: CartAddressInput | null;
-  billing_address?: CartAddressInput | null;
-  promo_codes?: string[];
-}
+export type CartInsert = Pick<CartRow, "region_id" | "sales_channel_id" | "currency_code"> &
+  Partial<Pick<CartRow, "customer_id" | "email" | "locale" | "metadata" | "promo_codes">> & {
+    shipping_address?: CartAddressInput | null;
+    billing_address?: CartAddressInput | null;
+  };
 
 /** A new line: the variant snapshot the flow took from the catalog. */
 export type LineItemInsert = Omit<
@@ -64,14 +57,10 @@ export type LineItemInsert = Omit<
 };
 
 /** A new shipping method: the option the flow chose for the cart, at its amount. */
-export interface ShippingMethodInsert {
-  shipping_option_id: string;
-  shipping_profile_id: string | null;
-  name: string;
-  amount: number;
-  is_tax_inclusive: boolean;
-  data: Record<string, unknown>;
-}
+export type ShippingMethodInsert = Pick<
+  CartShippingMethodRow,
+  "shipping_option_id" | "shipping_profile_id" | "name" | "amount" | "is_tax_inclusive" | "data"
+>;
 
 /** Whether `method` makes way for `input` ({@link CartService.setShippingMethod}): same profile or same option. */
 export function replacedBy(method: CartShippingMethodRow, input: ShippingMethodInsert): boolean {
@@ -168,7 +157,7 @@ export function createCartService() {
     async updateItem(
       cartId: string,
       itemId: string,
-      input: { quantity?: number; unit_price?: number; metadata?: Record<string, unknown> | null },
+      input: Partial<Pick<CartLineItemRow, "quantity" | "unit_price" | "metadata">>,
     ): Promise<CartLineItemRow> {
       const { quantity, unit_price, metadata } = input;
       const updated = await q.updateItem({
@@ -242,7 +231,7 @@ export function createCartService() {
       return now;
     },
     /** One page (by id) of the ids of completed carts (`kasse check`). */
-    completedCartsPage: (afterId: string, limit: number): Promise<string[]> => q.completedIds(afterId, limit),
+    completedCartsPage: q.completedIds,
 
     /** Which of these ids are line items of a cart not completed, with their carts (checkout may be reserving for them). */
     async openCartLines(ids: string[]): Promise<Map<string, string>> {

@@ -52,29 +52,11 @@ export interface LineTotals {
   original_total: number;
 }
 
-/** The cart's totals. */
-export interface CartTotals {
-  item_subtotal: number;
-  item_discount_total: number;
-  item_tax_total: number;
-  item_total: number;
-  shipping_subtotal: number;
-  shipping_discount_total: number;
-  shipping_tax_total: number;
-  shipping_total: number;
-  subtotal: number;
-  discount_total: number;
-  tax_total: number;
-  total: number;
-  original_total: number;
-}
-
 /** Everything `computeTotals` returns: per item, per shipping method (input order) and the cart. */
-export interface ComputedTotals {
-  items: LineTotals[];
-  shipping_methods: LineTotals[];
-  cart: CartTotals;
-}
+export type ComputedTotals = ReturnType<typeof computeTotals>;
+
+/** The cart's totals. */
+export type CartTotals = ComputedTotals["cart"];
 
 /**
  * Computes line, shipping and cart totals per the rules in this file's header.
@@ -85,7 +67,7 @@ export interface ComputedTotals {
 export function computeTotals(input: {
   items: readonly TotalsLineInput[];
   shipping_methods: readonly TotalsShippingInput[];
-}): ComputedTotals {
+}) {
   const items = input.items.map((item) => lineTotals(lineGross(item), item));
   const shipping_methods = input.shipping_methods.map((method) => lineTotals(method.amount, method));
   const sum = (lines: LineTotals[], key: keyof LineTotals) => addMoney(...lines.map((line) => line[key]));

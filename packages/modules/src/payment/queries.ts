@@ -365,9 +365,7 @@ export const paymentQueries = {
       .where(eq(paymentCollection.id, row.payment_collection_id));
   },
   /** A session with its collection's row; undefined when there is no such session. */
-  sessionWithCollection: async (
-    sessionId: string,
-  ): Promise<{ session: PaymentSessionRow; collection: PaymentCollectionRow } | undefined> =>
+  sessionWithCollection: async (sessionId: string) =>
     (
       await db
         .select({ session: paymentSession, collection: paymentCollection })

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { errors, generateId, isKasseError } from "@kasse/core";
+import { errors, generateId, hashSecret, isKasseError } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { createProviderRegistry, type ProviderRegistry } from "./providers/registry";
 import { paymentQueries as q, refundReasonQueries, type Payment, type PaymentCollection } from "./queries";
@@ -83,12 +82,10 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     providers,
 
     /** Creates the cart's collection, or returns the one it already has. */
-    async createCollection(input: {
-      cart_id?: string | null;
-      region_id?: string | null;
-      currency_code: string;
-      amount: number;
-    }): Promise<PaymentCollection> {
+    async createCollection(
+      input: Pick<PaymentCollectionRow, "currency_code" | "amount"> &
+        Partial<Pick<PaymentCollectionRow, "cart_id" | "region_id">>,
+    ): Promise<PaymentCollection> {
       if (input.cart_id) {
         const existing = await service.collectionForCart(input.cart_id);
         if (existing) return existing;
@@ -560,13 +557,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     /** Refunds `amount` of what was captured and not yet refunded; the payment row is locked for the call. */
     async refundPayment(
       paymentId: string,
-      options: {
-        amount: number;
-        note?: string;
-        refund_reason_id?: string;
-        created_by?: string;
-        idempotencyKey?: string;
-      },
+      options: RefundNote & { amount: number; idempotencyKey?: string },
     ): Promise<Payment> {
       return transaction(async () => {
         const row = await lockPayment(paymentId);
@@ -592,12 +583,10 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
      * Records a provider's webhook event once by its id: true when this call recorded it, false for
      * a repeated delivery (nothing changes).
      */
-    async recordWebhookEvent(
+    recordWebhookEvent: (
       providerId: string,
-      event: { event_id: string; action: string; session_id: string; reference: string; amount: number },
-    ): Promise<boolean> {
-      return q.insertWebhookEvent({ provider_id: providerId, ...event });
-    },
+      event: Pick<PaymentWebhookEventRow, "event_id" | "action" | "session_id" | "reference" | "amount">,
+    ): Promise<boolean> => q.insertWebhookEvent({ provider_id: providerId, ...event }),
 
     /** A recorded webhook event; 404 when there is none. */
     async webhookEvent(providerId: string, eventId: string): Promise<PaymentWebhookEventRow> {
@@ -610,11 +599,7 @@ export function createPaymentService(providers: ProviderRegistry = createProvide
     finishWebhookEvent: q.finishWebhookEvent,
 
     /** A session (any status) with its collection's row, and its payment if it was authorized; undefined when there is no such session. */
-    async sessionWithPayment(
-      sessionId: string,
-    ): Promise<
-      { session: PaymentSessionRow; collection: PaymentCollectionRow; payment: PaymentRow | undefined } | undefined
-    > {
+    async sessionWithPayment(sessionId: string) {
       const row = await q.sessionWithCollection(sessionId);
       if (!row) return undefined;
       return { ...row, payment: await q.paymentOfSession({ session_id: sessionId }) };
@@ -675,7 +660,7 @@ export type PaymentService = ReturnType<typeof createPaymentService>;
  * refuses the key with other parameters). As unguessable as the key (a random execution id in it).
  */
 function sessionIdFor(key: string): string {
-  return `payses_${createHash("sha256").update(key).digest("hex").slice(0, 30).toUpperCase()}`;
+  return `payses_${hashSecret(key).slice(0, 30).toUpperCase()}`;
 }
 
 /** Medusa's system provider: what a payment recorded by hand (`mark-as-paid`) is made with. */
@@ -714,12 +699,11 @@ async function recordCapture(row: PaymentRow, amount: number, created_by?: strin
   await q.addToCollection(row.payment_collection_id, "captured_amount", amount);
 }
 
+/** Why a payment was refunded, and by whom. */
+type RefundNote = { note?: string; refund_reason_id?: string; created_by?: string };
+
 /** Records a refund of `amount` of the payment (why, and by whom), added to its collection's refunded amount. */
-async function recordRefund(
-  row: PaymentRow,
-  amount: number,
-  { note, refund_reason_id, created_by }: { note?: string; refund_reason_id?: string; created_by?: string },
-): Promise<void> {
+async function recordRefund(row: PaymentRow, amount: number, { note, refund_reason_id, created_by }: RefundNote) {
   await q.insertRefund({ id: generateId("ref"), payment_id: row.id, amount, note, refund_reason_id, created_by });
   await q.addToCollection(row.payment_collection_id, "refunded_amount", amount);
 }

@@ -1,5 +1,5 @@
 import { definitions } from "@kasse/workflows";
-import type { PaymentService } from "./service";
+import type { PaymentService, SessionStart } from "./service";
 
 /** The module services this module's steps read as `ctx.modules` (the process's container has them all). */
 type StepModules = { payment: PaymentService };
@@ -21,12 +21,7 @@ async function releaseAuthorized(
 }
 
 /** What a store request gives to start a payment session (`POST /store/payment-collections/{id}/payment-sessions`). */
-export interface PaymentSessionInput {
-  collection_id: string;
-  provider_id: string;
-  data?: Record<string, unknown>;
-  context?: Record<string, unknown>;
-}
+export type PaymentSessionInput = Omit<SessionStart, "idempotencyKey"> & { collection_id: string };
 
 /**
  * Starts a payment session: the provider's `initiate` (an outside effect, at least once: the
@@ -39,10 +34,9 @@ export interface PaymentSessionInput {
 export const createPaymentSessionStep = step("create-payment-session", {
   transactional: false,
   invoke: async (input: PaymentSessionInput, ctx) => {
-    const { session } = await ctx.modules.payment.startSession(input.collection_id, {
-      provider_id: input.provider_id,
-      data: input.data,
-      context: input.context,
+    const { collection_id, ...start } = input;
+    const { session } = await ctx.modules.payment.startSession(collection_id, {
+      ...start,
       idempotencyKey: ctx.idempotencyKey,
     });
     return { output: { session_id: session.id } };
