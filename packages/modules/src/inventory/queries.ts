@@ -119,7 +119,6 @@ function itemConditions(filters: InventoryItemFilters): SQL[] {
  */
 export const inventoryQueries = {
   // --- items
-  notFoundItem: items.notFound,
   retrieveItem: items.retrieve,
   /** The live item `id`, locked for the rest of the transaction; `not_found` when there is none. */
   lockItem: items.lock,

@@ -1,5 +1,5 @@
 import { errors, generateId, isKasseError } from "@kasse/core";
-import { groupBy, inTransaction, isUniqueViolation, transaction, type ListPaging, type Paging } from "@kasse/db";
+import { groupBy, inTransaction, isUniqueViolation, transaction, viewPage, type ListPaging } from "@kasse/db";
 import { inventoryQueries as q } from "./queries";
 import type { InventoryItemRow, InventoryLevelRow, ReservationRow } from "./schema";
 import type {
@@ -124,11 +124,10 @@ const levelMethods = {
   async listLevels(
     itemId: string,
     filters: { location_id?: string[] },
-    page: Paging,
+    page: ListPaging,
   ): Promise<{ items: InventoryLevel[]; count: number }> {
     await q.retrieveItem(itemId);
-    const { items: rows, count } = await q.listLevels(itemId, filters.location_id, page);
-    return { items: rows.map(level), count };
+    return viewPage(q.listLevels(itemId, filters.location_id, page), (rows) => rows.map(level));
   },
 
   /**
@@ -235,10 +234,8 @@ const itemMethods = {
 
   retrieve: async (id: string): Promise<InventoryItem> => (await withLevels([await q.retrieveItem(id)]))[0]!,
 
-  async list(filters: InventoryItemFilters, page: ListPaging): Promise<{ items: InventoryItem[]; count: number }> {
-    const { items: rows, count } = await q.listItems(filters, page);
-    return { items: await withLevels(rows), count };
-  },
+  list: (filters: InventoryItemFilters, page: ListPaging): Promise<{ items: InventoryItem[]; count: number }> =>
+    viewPage(q.listItems(filters, page), withLevels),
 
   async update(id: string, input: InventoryItemUpdate): Promise<InventoryItem> {
     const changes = itemValues(input);
@@ -526,8 +523,7 @@ const reservationMethods = {
     filters: ReservationFilters,
     page: ListPaging,
   ): Promise<{ items: Reservation[]; count: number }> {
-    const { items: rows, count } = await q.listReservations(filters, page);
-    return { items: rows.map(reservation), count };
+    return viewPage(q.listReservations(filters, page), (rows) => rows.map(reservation));
   },
 
   /** Changes quantity, location or details; a larger quantity or a new location is re-checked against stock. */

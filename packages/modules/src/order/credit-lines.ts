@@ -1,7 +1,7 @@
 import { generateId } from "@kasse/core";
 import { transaction } from "@kasse/db";
 import { orderQueries as q, type Order } from "./queries";
-import type { OrderCreditLine } from "./schema";
+import type { OrderCreditLine } from "./column-shapes";
 import type { OrderActor, OrderCreditLineCreate } from "./shapes";
 import { assertNoActiveChange, keepVersion, stamp } from "./order-edits";
 import { assertOpen, createOrderService } from "./service";

@@ -93,6 +93,7 @@ function actionAmount(a: OrderChangeAction): number {
     case "ITEM_UPDATE":
       return a.details.unit_price * a.details.quantity;
     case "SHIPPING_ADD":
+    case "CREDIT_LINE_ADD":
       return a.details.amount;
     case "SHIPPING_REMOVE":
       return -a.details.amount;
@@ -100,8 +101,6 @@ function actionAmount(a: OrderChangeAction): number {
     case "PROMOTION_ADD":
     case "PROMOTION_REMOVE":
       return 0;
-    case "CREDIT_LINE_ADD":
-      return a.details.amount;
   }
 }
 

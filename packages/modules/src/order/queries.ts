@@ -28,6 +28,7 @@ import {
   jsonRelation,
   likePattern,
   listPage,
+  viewPage,
   liveRecords,
   orderBy,
   rangeConditions,
@@ -543,13 +544,7 @@ export const orderQueries = {
     page: Paging,
   ): Promise<{ items: OrderReturn[]; count: number }> {
     const where = and(...inFilters(filters, { order_id: orderReturn.order_id, status: orderReturn.status }));
-    const { items, count } = await listPage(
-      orderReturn,
-      where,
-      [asc(orderReturn.created_at), asc(orderReturn.id)],
-      page,
-    );
-    return { items: await withItems(items), count };
+    return viewPage(listPage(orderReturn, where, [asc(orderReturn.created_at), asc(orderReturn.id)], page), withItems);
   },
   insertReturn: statement((v: Placeholders<typeof orderReturn.$inferInsert>) => db.insert(orderReturn).values(v)),
   insertReturnItems: insertRows(orderReturnItem),

@@ -5,11 +5,11 @@ import type {
   ReturnChangeAction,
   ReturnChangeActionName,
   ReturnChangeType,
-  ReturnShipping,
   OrderClaimExchangeRow,
   OrderReturnChangeInsert,
   OrderReturnChangeRow,
 } from "./schema";
+import type { ReturnShipping } from "./column-shapes";
 import type {
   OrderActor,
   OrderReturn,

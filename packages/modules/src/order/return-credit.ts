@@ -1,4 +1,5 @@
-import type { ReturnShipping, OrderLineItemRow } from "./schema";
+import type { OrderLineItemRow } from "./schema";
+import type { ReturnShipping } from "./column-shapes";
 
 type Line = Pick<OrderLineItemRow, "id" | "quantity" | "total">;
 /** A return as its credit reads it: the units of each line received back, its shipping, and whose inbound it is. */

@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "@kasse/db";
+import type { OrderCreditLine, ReturnShipping } from "./column-shapes";
 import {
   fileUrl,
   metadata,
@@ -45,23 +46,6 @@ export const FULFILLMENT_STATUSES = [
   "canceled",
 ] as const;
 export type OrderFulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
-
-/**
- * Medusa's order credit line: money the merchant credits the order (a goodwill gesture, a
- * settlement made elsewhere), owed no more by the customer. Written by a confirmed `credit_line`
- * order change (`version`: the order version it made).
- */
-export interface OrderCreditLine {
-  id: string;
-  order_id: string;
-  /** Integer minor units of the order's currency, above zero. */
-  amount: number;
-  reference: string;
-  reference_id: string;
-  metadata: Record<string, unknown> | null;
-  version: number;
-  created_at: string;
-}
 
 /**
  * An order. `display_id` comes from an identity column (a PostgreSQL sequence), so concurrent
@@ -233,15 +217,6 @@ export const returnReason = entityTable(
 /** A return's `status` (Medusa's names): asked for, some or all units back, or called off. */
 export const RETURN_STATUSES = ["requested", "partially_received", "received", "canceled"] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
-
-/** How a return comes back: a return shipping option, and what it costs the shopper (taken off the refund). */
-export interface ReturnShipping {
-  shipping_option_id: string;
-  name: string;
-  amount: number;
-  /** The order's: what `amount` is in (the return's own answers carry no other currency). */
-  currency_code: string;
-}
 
 /** A return's shipping while its request is pending: Medusa's `SHIPPING_ADD` action of the return. */
 export type ReturnShippingAction = ReturnShipping & { id: string; internal_note: string | null; created_at: string };

@@ -24,7 +24,6 @@ import {
   type OrderReturnItemRow,
   type OrderReturnRow,
   PAYMENT_STATUSES,
-  type ReturnShipping,
   order,
   orderChange,
   orderClaimExchange,
@@ -36,6 +35,7 @@ import {
   orderVersionChange,
   returnReason,
 } from "./schema";
+import { OrderCreditLine, ReturnShipping } from "./column-shapes";
 
 /** An address as the order keeps it: a copy, so later edits of the customer's book don't change it. */
 export type OrderAddress = StoredAddress;
@@ -303,13 +303,6 @@ export const OrderChangeView = RowView(orderChange);
 export const ReturnReasonView = RowView(returnReason);
 /** An item of a return; `item_id` is its order line (Medusa's name for `line_item_id`). */
 export const ReturnItemView = RowView(orderReturnItem, { item_id: Type.String() });
-/** A return's shipping method: the return option, and what it costs in its currency. */
-const ReturnShippingView = View({
-  shipping_option_id: Type.String(),
-  name: Type.String(),
-  amount: MoneyView(),
-  currency_code: Type.String(),
-});
 /**
  * A return with its items. A return whose request is still pending (Medusa's order-change
  * protocol) is `open`, has no location until one is chosen, and its items are the request's actions.
@@ -317,7 +310,7 @@ const ReturnShippingView = View({
 export const ReturnView = RowView(orderReturn, {
   location_id: Type.Union([Type.String(), Type.Null()]),
   items: Type.Array(ReturnItemView),
-  shipping: Type.Union([ReturnShippingView, Type.Null()]),
+  shipping: Type.Union([View(ReturnShipping.properties), Type.Null()]),
 });
 /** An action of a pending return change, as Medusa's order preview shows it on the order's lines. */
 export const ReturnChangeActionView = View({
@@ -340,7 +333,7 @@ export const ReturnChangeActionView = View({
 export const ReturnChangeView = RowView(orderReturnChange, {
   actions: Type.Array(ReturnChangeActionView),
   shipping: Type.Union([
-    Extend(ReturnShippingView, {
+    Extend(View(ReturnShipping.properties), {
       id: Type.String(),
       internal_note: Type.Union([Type.String(), Type.Null()]),
       created_at: Type.String(),
@@ -348,22 +341,11 @@ export const ReturnChangeView = RowView(orderReturnChange, {
     Type.Null(),
   ]),
 });
-/** A credit line as the API shows it (Medusa's `OrderCreditLine`). */
-export const OrderCreditLineView = View({
-  id: Type.String(),
-  order_id: Type.String(),
-  amount: MoneyView(),
-  reference: Type.String(),
-  reference_id: Type.String(),
-  metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  version: Type.Integer(),
-  created_at: Type.String(),
-});
 /** An order with its lines and shipping methods (the API adds payments, fulfillments and returns: see `orders/view.ts`). */
 export const OrderView = RowView(order, {
   items: Type.Array(OrderLineItemView),
   shipping_methods: Type.Array(OrderShippingMethodView),
-  credit_lines: Type.Array(OrderCreditLineView),
+  credit_lines: Type.Array(View(OrderCreditLine.properties)),
 });
 
 /** `POST /admin/orders/{id}/credit-lines`: a credit line on the order (Medusa's body). */
@@ -651,7 +633,6 @@ export {
   type OrderChangeStatus,
   type OrderChangeType,
   type OrderClaimExchangeRow,
-  type OrderCreditLine,
   type OrderFulfillmentStatus,
   type OrderLineItemRow,
   type OrderPaymentStatus,
@@ -673,8 +654,8 @@ export {
   type ReturnChangeStatus,
   type ReturnChangeType,
   type ReturnReasonRow,
-  type ReturnShipping,
   type ReturnStatus,
   TRANSFER_STATUSES,
   type TransferStatus,
 } from "./schema";
+export type { OrderCreditLine, ReturnShipping } from "./column-shapes";
