@@ -763,14 +763,7 @@ export const productQueries = {
     return db
       .select()
       .from(productCategory)
-      .where(
-        and(
-          below,
-          liveCategory,
-          only.is_active !== undefined ? eq(productCategory.is_active, only.is_active) : undefined,
-          only.is_internal !== undefined ? eq(productCategory.is_internal, only.is_internal) : undefined,
-        ),
-      )
+      .where(and(below, ...categoryConditions(only)))
       .orderBy(asc(productCategory.rank), asc(productCategory.id));
   },
   /** The live categories among `ids`. */
