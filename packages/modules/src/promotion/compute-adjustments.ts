@@ -5,9 +5,10 @@ import type {
   Allocation,
   ApplicationMethodRow,
   CampaignBudgetRow,
+  CampaignRow,
+  PromotionRuleRow,
   PromotionStatus,
   PromotionType,
-  RuleOperator,
 } from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
@@ -44,11 +45,7 @@ export interface EngineCart {
 }
 
 /** A rule with plain string values. */
-export interface EngineRule {
-  attribute: string;
-  operator: RuleOperator;
-  values: readonly string[];
-}
+export type EngineRule = Pick<PromotionRuleRow, "attribute" | "operator"> & { values: readonly string[] };
 
 /** A promotion with everything needed to price it: rules, method, campaign dates and budget state. */
 export interface EnginePromotion {
@@ -61,12 +58,11 @@ export interface EnginePromotion {
     target_rules: readonly EngineRule[];
     buy_rules: readonly EngineRule[];
   };
-  campaign: {
-    id: string;
-    starts_at: Date | null;
-    ends_at: Date | null;
-    budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
-  } | null;
+  campaign:
+    | (Pick<CampaignRow, "id" | "starts_at" | "ends_at"> & {
+        budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
+      })
+    | null;
 }
 
 /** What a promotion takes off one line or shipping method. */
