@@ -35,13 +35,9 @@ export interface CalculatedPrice {
 }
 
 /** Which price a calculated amount comes from: the price, its list and tier. */
-interface PriceRef {
-  id: string;
-  price_list_id: string | null;
-  price_list_type: "sale" | "override" | null;
-  min_quantity: number | null;
-  max_quantity: number | null;
-}
+type PriceRef = Pick<PriceRow, "id" | "price_list_id" | "min_quantity" | "max_quantity"> & {
+  price_list_type: PriceListRow["type"] | null;
+};
 
 interface Ranked {
   price: CandidatePrice;
