@@ -6,9 +6,9 @@ import type {
   ApplicationMethodRow,
   CampaignBudgetRow,
   CampaignRow,
+  PromotionRow,
   PromotionRuleRow,
   PromotionStatus,
-  PromotionType,
 } from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
@@ -48,10 +48,7 @@ export interface EngineCart {
 export type EngineRule = Pick<PromotionRuleRow, "attribute" | "operator"> & { values: readonly string[] };
 
 /** A promotion with everything needed to price it: rules, method, campaign dates and budget state. */
-export interface EnginePromotion {
-  id: string;
-  code: string | null;
-  type: PromotionType;
+export type EnginePromotion = Pick<PromotionRow, "id" | "code" | "type"> & {
   status?: PromotionStatus;
   rules: readonly EngineRule[];
   application_method: Omit<ApplicationMethodRow, "id" | "promotion_id" | "created_at" | "updated_at" | "deleted_at"> & {
@@ -63,7 +60,7 @@ export interface EnginePromotion {
         budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
       })
     | null;
-}
+};
 
 /** What a promotion takes off one line or shipping method. */
 interface Adjustment {
