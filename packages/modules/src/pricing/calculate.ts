@@ -1,23 +1,15 @@
+import type { PriceListRow, PriceRow } from "./schema";
+
 /** A stored price as the calculation sees it. */
-export interface CandidatePrice {
-  id: string;
-  amount: number;
-  currency_code: string;
-  min_quantity: number | null;
-  max_quantity: number | null;
-  region_id: string | null;
-  price_list_id: string | null;
-}
+export type CandidatePrice = Pick<
+  PriceRow,
+  "id" | "amount" | "currency_code" | "min_quantity" | "max_quantity" | "region_id" | "price_list_id"
+>;
 
 /** A price list as the calculation sees it; `rules` maps an attribute to its allowed values. */
-export interface CandidateList {
-  id: string;
-  type: "sale" | "override";
-  status: "active" | "draft";
-  starts_at: Date | null;
-  ends_at: Date | null;
+export type CandidateList = Pick<PriceListRow, "id" | "type" | "status" | "starts_at" | "ends_at"> & {
   rules: Record<string, string[]>;
-}
+};
 
 /** Who is buying, where and how many. */
 export interface PricingContext {
@@ -25,7 +17,7 @@ export interface PricingContext {
   region_id?: string | null;
   quantity?: number;
   customer_group_ids?: string[];
-  /** Whether prices of this context include tax (from price preferences). */
+  /** Whether prices of this context include tax (from price preferences; a service caller that already read it passes it). */
   is_tax_inclusive?: boolean;
   now: Date;
 }
@@ -43,13 +35,9 @@ export interface CalculatedPrice {
 }
 
 /** Which price a calculated amount comes from: the price, its list and tier. */
-interface PriceRef {
-  id: string;
-  price_list_id: string | null;
-  price_list_type: "sale" | "override" | null;
-  min_quantity: number | null;
-  max_quantity: number | null;
-}
+type PriceRef = Pick<PriceRow, "id" | "price_list_id" | "min_quantity" | "max_quantity"> & {
+  price_list_type: PriceListRow["type"] | null;
+};
 
 interface Ranked {
   price: CandidatePrice;

@@ -54,8 +54,7 @@ export function createPriceListService() {
       page: ListPaging,
     ): Promise<{ items: Price[]; count: number }> {
       if (!(await q.lists.find(id))) throw q.lists.notFound(id);
-      const { items, count } = await q.listPrices(id, filters, page);
-      return { items: items.map(toPrice), count };
+      return viewPage(q.listPrices(id, filters, page), (items) => items.map(toPrice));
     },
 
     list: (filters: PriceListFilters, page: ListPaging) => viewPage(q.lists.list(filters, page), withRelations),
@@ -69,7 +68,7 @@ export function createPriceListService() {
       validatePrices(input.prices ?? []);
       const { rules, prices, starts_at, ends_at, ...fields } = input;
       await transaction(async () => {
-        await q.updateList(id, {
+        await q.lists.update(id, {
           ...fields,
           ...(starts_at !== undefined ? { starts_at: startsAt } : {}),
           ...(ends_at !== undefined ? { ends_at: endsAt } : {}),

@@ -1,29 +1,13 @@
 import { errors, generateId, isCurrencyCode } from "@kasse/core";
 import { pricingQueries as q } from "./queries";
 import type { PriceRow } from "./schema";
+import type { VariantPriceInput } from "./shapes";
 
 /** A price as the Admin API shows it (Medusa's shape): the region rule sits under `rules`. */
-export interface Price {
-  id: string;
-  variant_id: string;
-  price_list_id: string | null;
-  currency_code: string;
-  amount: number;
-  min_quantity: number | null;
-  max_quantity: number | null;
-  rules: { region_id?: string };
-  created_at: Date;
-  updated_at: Date;
-}
+export type Price = Omit<PriceRow, "region_id" | "deleted_at"> & { rules: { region_id?: string } };
 
 /** A price to write: base or list price, before ids. */
-export interface PriceInput {
-  currency_code: string;
-  amount: number;
-  min_quantity?: number | null;
-  max_quantity?: number | null;
-  rules?: { region_id?: string };
-}
+export type PriceInput = VariantPriceInput;
 
 /** The API shape of a stored price. */
 export function toPrice(row: PriceRow): Price {

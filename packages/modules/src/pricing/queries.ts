@@ -63,6 +63,9 @@ const priceColumns = {
   variant_id: price.variant_id,
 };
 
+/** A list's prices by variant, currency and tier (the id breaks ties). */
+const LIST_PRICE_ORDER = [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)];
+
 /** A price's values as a write sets them. */
 type PriceValues = Pick<
   PriceRow,
@@ -143,10 +146,6 @@ export const pricingQueries = {
 
   // --- price lists
   lists: { ...lists, list: lists.listBy(listConditions) },
-  /** Sets `fields` on the list (its `updated_at` among them). */
-  updateList: async (id: string, fields: Partial<typeof priceList.$inferInsert>): Promise<void> => {
-    await db.update(priceList).set(fields).where(eq(priceList.id, id));
-  },
   /** Inserts rules (their ids given). */
   insertRules: insertRows(priceListRule),
   /** The rules of the lists `ids`, by attribute and value. */
@@ -155,7 +154,7 @@ export const pricingQueries = {
   }),
   /** The prices of the lists `ids`, by variant, currency and tier. */
   pricesOfLists: rowsOf(price, price.price_list_id, {
-    order: [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)],
+    order: LIST_PRICE_ORDER,
   }),
   /** The variants the live lists among `ids` price, each once. */
   variantsOfLists: statement((v: Placeholders<{ ids: string[] }>) =>
@@ -185,9 +184,7 @@ export const pricingQueries = {
         "currency_code",
       ]),
     );
-    const order = page.order
-      ? orderBy(page.order, priceColumns, price.id)
-      : [asc(price.variant_id), asc(price.currency_code), asc(price.min_quantity), asc(price.id)];
+    const order = page.order ? orderBy(page.order, priceColumns, price.id) : LIST_PRICE_ORDER;
     return listPage(price, where, order, page);
   },
   /** The list's prices among `ids`, locked for the rest of the transaction. */

@@ -1,6 +1,6 @@
 import { errors } from "@kasse/core";
 import { groupBy, transaction, type RowSnapshot } from "@kasse/db";
-import { calculatePrice, type CalculatedPrice, type CandidateList } from "./calculate";
+import { calculatePrice, type CalculatedPrice, type CandidateList, type PricingContext } from "./calculate";
 import { insertPrices, ruleMap, toDate, toPrice, validatePrices, type Price, type PriceInput } from "./prices";
 import { pricingQueries as q } from "./queries";
 import type { PriceRow } from "./schema";
@@ -15,14 +15,7 @@ export interface VariantPricesSnapshot {
 }
 
 /** Who is buying, where and how many: what `calculatePrices` needs. */
-export interface PriceContext {
-  currency_code?: string;
-  region_id?: string;
-  quantity?: number;
-  customer_group_ids?: string[];
-  /** Whether the prices include tax, when the caller already read it ({@link PricingService.taxInclusive}). */
-  is_tax_inclusive?: boolean;
-}
+export type PriceContext = Partial<Omit<PricingContext, "now">>;
 
 /**
  * Variants' money amounts: base prices and the price calculation over base and list prices. Built

@@ -9,16 +9,10 @@ type StepModules = { pricing: PricingService; pricePreference: PricePreferenceSe
 const { step } = definitions<StepModules>();
 
 /** Whether prices in a currency include tax, as set from the store's currencies. */
-export interface CurrencyTaxInclusion {
-  currency_code: string;
-  is_tax_inclusive: boolean;
-}
+export type CurrencyTaxInclusion = Pick<TaxInclusion, "is_tax_inclusive"> & { currency_code: string };
 
 /** Whether prices in a region include tax (Medusa's region form sets it with the region). */
-export interface RegionTaxInclusion {
-  region_id: string;
-  is_tax_inclusive: boolean;
-}
+export type RegionTaxInclusion = Pick<TaxInclusion, "is_tax_inclusive"> & { region_id: string };
 
 /**
  * A step that sets the price preferences `preferences` names (creating missing ones); undone by

@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
+import { groupBy, transaction, viewPage, type ListPaging, type ListFilters } from "@kasse/db";
 import { generatedHandle } from "./handle";
 import { productQueries as q, type CategoryFilters, type CollectionFilters } from "./queries";
 import type { ProductCategoryRow, ProductCollectionRow, ProductTagRow, ProductTypeRow } from "./schema";
@@ -164,14 +164,8 @@ export function createCategoryService() {
       return (await withTree([row], options))[0]!;
     },
 
-    async list(
-      filters: CategoryFilters,
-      page: ListPaging,
-      options: CategoryReadOptions = {},
-    ): Promise<{ items: ProductCategory[]; count: number }> {
-      const { items: rows, count: total } = await q.categoriesPage(filters, page);
-      return { items: await withTree(rows, options), count: total };
-    },
+    list: (filters: CategoryFilters, page: ListPaging, options: CategoryReadOptions = {}) =>
+      viewPage(q.categoriesPage(filters, page), (rows) => withTree(rows, options)),
 
     async update(id: string, input: CategoryUpdate): Promise<ProductCategory> {
       return transaction(async () => {
@@ -255,10 +249,8 @@ function createValueService<Row extends ProductTagRow | ProductTypeRow>(
 
     retrieve: async (id: string): Promise<Row> => (await rows.retrieve(id)) as Row,
 
-    async list(filters: ValueFilters, page: ListPaging): Promise<{ items: Row[]; count: number }> {
-      const { items, count } = await rows.list(q.valueConditions(kind, filters), page);
-      return { items: items as Row[], count };
-    },
+    list: (filters: ValueFilters, page: ListPaging) =>
+      viewPage(rows.list(q.valueConditions(kind, filters), page), (items) => items as Row[]),
 
     update: async (id: string, input: TagUpdate): Promise<Row> =>
       (await rows.update(id, input, taken(input.value))) as Row,

@@ -667,13 +667,11 @@ export const productQueries = {
       .from(productVariant)
       .where(and(inList(productVariant.product_id, ids), liveVariant));
     const variantIds = [...new Set([...snapshot.variants.map((v) => v.id), ...live.map((v) => v.id)])];
-    if (variantIds.length) {
-      await db.delete(productVariantOption).where(inList(productVariantOption.variant_id, variantIds));
-      await db.delete(productVariantImage).where(inList(productVariantImage.variant_id, variantIds));
-    }
-    await db.delete(productTags).where(inList(productTags.product_id, ids));
-    await db.delete(productCategoryProduct).where(inList(productCategoryProduct.product_id, ids));
-    await db.delete(productSalesChannel).where(inList(productSalesChannel.product_id, ids));
+    if (variantIds.length)
+      for (const link of [productVariantOption, productVariantImage])
+        await db.delete(link).where(inList(link.variant_id, variantIds));
+    for (const link of [productTags, productCategoryProduct, productSalesChannel])
+      await db.delete(link).where(inList(link.product_id, ids));
     const keptImages = snapshot.images.map((i) => i.id);
     await db
       .delete(productImage)
@@ -763,14 +761,7 @@ export const productQueries = {
     return db
       .select()
       .from(productCategory)
-      .where(
-        and(
-          below,
-          liveCategory,
-          only.is_active !== undefined ? eq(productCategory.is_active, only.is_active) : undefined,
-          only.is_internal !== undefined ? eq(productCategory.is_internal, only.is_internal) : undefined,
-        ),
-      )
+      .where(and(below, ...categoryConditions(only)))
       .orderBy(asc(productCategory.rank), asc(productCategory.id));
   },
   /** The live categories among `ids`. */

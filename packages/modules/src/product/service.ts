@@ -1,5 +1,5 @@
 import { errors, generateId } from "@kasse/core";
-import { isUniqueViolation, groupBy, transaction, type ListPaging, type ListFilters } from "@kasse/db";
+import { isUniqueViolation, groupBy, transaction, viewPage, type ListPaging, type ListFilters } from "@kasse/db";
 import { createCategoryService, createCollectionService, createTagService, createTypeService } from "./catalog";
 import { generatedHandle } from "./handle";
 import { productQueries as q } from "./queries";
@@ -271,14 +271,10 @@ export function createProductService() {
     tags,
     types,
 
-    async list(
-      filters: ProductFilters,
-      page: ListPaging,
-      options: ProductReadOptions = {},
-    ): Promise<{ items: Product[]; count: number }> {
-      const { items: rows, count: total } = await q.productsPage(filters, await categoryIds(filters), page);
-      return { items: await attachRelations(rows, new Set(options.relations ?? PRODUCT_RELATIONS)), count: total };
-    },
+    list: async (filters: ProductFilters, page: ListPaging, options: ProductReadOptions = {}) =>
+      viewPage(q.productsPage(filters, await categoryIds(filters), page), (rows) =>
+        attachRelations(rows, new Set(options.relations ?? PRODUCT_RELATIONS)),
+      ),
 
     /** Whether any product exists: reads at most one id (the demo store is seeded only into an empty catalog). */
     any: q.products.any,
@@ -287,14 +283,14 @@ export function createProductService() {
      * Options (with their values) of the products matching `filters.product`, by title or id.
      * Every Kasse option belongs to one product (Medusa's `is_exclusive: true`). Three queries.
      */
-    async listOptions(
+    listOptions: async (
       filters: { product: ProductFilters; id?: string[]; title?: string[]; q?: string },
       page: ListPaging,
-    ): Promise<{ items: ProductOption[]; count: number }> {
-      const { items: rows, count: total } = await q.optionsPage(filters, await categoryIds(filters.product), page);
-      const values = await optionValues(rows.map((r) => r.id));
-      return { items: rows.map((r) => ({ ...r, values: values.get(r.id) ?? [] })), count: total };
-    },
+    ) =>
+      viewPage(q.optionsPage(filters, await categoryIds(filters.product), page), async (rows) => {
+        const values = await optionValues(rows.map((r) => r.id));
+        return rows.map((r): ProductOption => ({ ...r, values: values.get(r.id) ?? [] }));
+      }),
 
     /** A live product by id or handle, with `relations` (default all). */
     async retrieve(idOrHandle: string, options: ProductReadOptions = {}): Promise<Product> {
@@ -324,14 +320,11 @@ export function createProductService() {
     /** Whether each live variant of `ids` manages inventory and allows backorders (checkout's reservations), in one statement. */
     inventoryFlags: async (ids: string[]) => (ids.length ? q.variantFlags({ ids }) : []),
 
-    async listVariants(
-      filters: VariantFilters,
-      page: ListPaging = { limit: 1000, offset: 0 },
-    ): Promise<{ items: ProductVariant[]; count: number }> {
-      const { items: rows, count: total } = await q.variantsPage(filters, page);
-      const values = await loadVariantOptions(rows.map((r) => r.id));
-      return { items: rows.map((r) => ({ ...r, options: values.get(r.id) ?? [] })), count: total };
-    },
+    listVariants: (filters: VariantFilters, page: ListPaging = { limit: 1000, offset: 0 }) =>
+      viewPage(q.variantsPage(filters, page), async (rows) => {
+        const values = await loadVariantOptions(rows.map((r) => r.id));
+        return rows.map((r): ProductVariant => ({ ...r, options: values.get(r.id) ?? [] }));
+      }),
 
     /**
      * Shows a variant with some of its product's images and not others (Medusa's variant images):

@@ -6,14 +6,10 @@ import type { ProductVariantRow } from "./schema";
 import type { VariantPriceInput, VariantUpsert } from "./shapes";
 
 /** What a flow needs of a written variant to set its prices and inventory. */
-export interface VariantWrite {
-  id: string;
-  title: string;
-  sku: string | null;
-  manage_inventory: boolean;
+export type VariantWrite = Pick<ProductVariantRow, "id" | "title" | "sku" | "manage_inventory"> & {
   /** The prices given in the request, when given: the flow hands them to pricing. */
   prices?: VariantPriceInput[];
-}
+};
 
 type VariantFields = Omit<VariantUpsert, "id" | "options" | "prices">;
 

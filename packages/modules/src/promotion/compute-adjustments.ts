@@ -5,9 +5,10 @@ import type {
   Allocation,
   ApplicationMethodRow,
   CampaignBudgetRow,
+  CampaignRow,
+  PromotionRow,
+  PromotionRuleRow,
   PromotionStatus,
-  PromotionType,
-  RuleOperator,
 } from "./schema";
 
 /** A cart line as the engine sees it; the cart passes what it snapshotted of the product. */
@@ -44,30 +45,22 @@ export interface EngineCart {
 }
 
 /** A rule with plain string values. */
-export interface EngineRule {
-  attribute: string;
-  operator: RuleOperator;
-  values: readonly string[];
-}
+export type EngineRule = Pick<PromotionRuleRow, "attribute" | "operator"> & { values: readonly string[] };
 
 /** A promotion with everything needed to price it: rules, method, campaign dates and budget state. */
-export interface EnginePromotion {
-  id: string;
-  code: string | null;
-  type: PromotionType;
+export type EnginePromotion = Pick<PromotionRow, "id" | "code" | "type"> & {
   status?: PromotionStatus;
   rules: readonly EngineRule[];
   application_method: Omit<ApplicationMethodRow, "id" | "promotion_id" | "created_at" | "updated_at" | "deleted_at"> & {
     target_rules: readonly EngineRule[];
     buy_rules: readonly EngineRule[];
   };
-  campaign: {
-    id: string;
-    starts_at: Date | null;
-    ends_at: Date | null;
-    budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
-  } | null;
-}
+  campaign:
+    | (Pick<CampaignRow, "id" | "starts_at" | "ends_at"> & {
+        budget: Pick<CampaignBudgetRow, "type" | "limit" | "used" | "currency_code"> | null;
+      })
+    | null;
+};
 
 /** What a promotion takes off one line or shipping method. */
 interface Adjustment {

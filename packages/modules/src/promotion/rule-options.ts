@@ -36,9 +36,7 @@ export const ATTRIBUTE_LABELS: Record<RuleAttribute, string> = {
 const Operator = Type.Object({ id: Type.String(), value: Type.String(), label: Type.String() });
 /** One attribute a rule form offers (Medusa's `rule-attribute-options` entry). */
 export const RuleAttributeOption = Type.Object({
-  id: Type.String(),
-  value: Type.String(),
-  label: Type.String(),
+  ...Operator.properties,
   field_type: Type.Union([Type.Literal("multiselect"), Type.Literal("select"), Type.Literal("number")]),
   required: Type.Boolean(),
   disguised: Type.Optional(Type.Boolean()),

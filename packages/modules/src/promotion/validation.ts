@@ -1,15 +1,10 @@
 import { errors } from "@kasse/core";
 import { ruleProblem } from "./rules";
-import type { Allocation, ApplicationMethodRow, PromotionType, RuleKind, RuleOperator } from "./schema";
+import type { Allocation, ApplicationMethodRow, PromotionRuleRow, PromotionType, RuleKind } from "./schema";
 import type { RuleCreate } from "./shapes";
 
 /** A rule ready to store: values as strings, checked against what the engine can evaluate. */
-export interface NormalizedRule {
-  attribute: string;
-  operator: RuleOperator;
-  values: string[];
-  description: string | null;
-}
+export type NormalizedRule = Pick<PromotionRuleRow, "attribute" | "operator" | "description"> & { values: string[] };
 
 /** Rule input (`values` one or many, strings or numbers) to a stored rule; invalid rules are `invalid_data`. */
 export function normalizeRule(
